@@ -6,13 +6,18 @@
 use std::path::PathBuf;
 
 /// The `.proto` files to compile, relative to `proto/`.
-const PROTOS: [&str; 6] = [
+const PROTOS: [&str; 11] = [
+    "tensorflow/core/example/example.proto",
+    "tensorflow/core/example/feature.proto",
     "tensorflow/core/framework/allocation_description.proto",
     "tensorflow/core/framework/resource_handle.proto",
     "tensorflow/core/framework/tensor.proto",
     "tensorflow/core/framework/tensor_description.proto",
     "tensorflow/core/framework/tensor_shape.proto",
+    "tensorflow/core/framework/tensor_slice.proto",
     "tensorflow/core/framework/types.proto",
+    "tensorflow/core/framework/versions.proto",
+    "tensorflow/core/protobuf/tensor_bundle.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -23,6 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     prost_build::Config::new()
         // `Bytes` lets tensor_content and string values be sliced without copying.
         .bytes(["."])
+        // Sorted maps, so an encoded `Features` is deterministic.
+        .btree_map(["."])
         .compile_fds(fds)?;
     Ok(())
 }

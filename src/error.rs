@@ -79,6 +79,57 @@ pub enum Error {
     /// form a valid tensor (TF: "Cannot parse tensor from proto").
     #[error("{0}")]
     InvalidProto(String),
+
+    /// An I/O operation failed. `path` names the file or stream, so the
+    /// message says where.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file, directory or stream the operation was on.
+        path: String,
+        /// The `std::io::ErrorKind` of the underlying error.
+        kind: std::io::ErrorKind,
+        /// The underlying error's message.
+        message: String,
+    },
+
+    /// Stored data is corrupt: a checksum mismatch, a truncated record or
+    /// block (TF's `DATA_LOSS`). The message names the file and what is wrong.
+    #[error("{0}")]
+    DataLoss(String),
+
+    /// A file or stream is not valid in its format (a bad magic number, a
+    /// header that lies about sizes, a feature this crate does not read).
+    #[error("{format}: {message}")]
+    InvalidFormat {
+        /// The format: `"npy"`, `"safetensors"`, `"tensor bundle"`, ...
+        format: &'static str,
+        /// What is wrong, naming the file, key or record where known.
+        message: String,
+    },
+
+    /// A named item does not exist: a checkpoint key, an archive member, a
+    /// file (TF's `NOT_FOUND`).
+    #[error("{0}")]
+    NotFound(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with the path (or stream name) it happened on.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+    /// let err = Error::io("ckpt/model.index", &io);
+    /// assert_eq!(err.to_string(), "ckpt/model.index: no such file");
+    /// assert!(matches!(err, Error::Io { kind: std::io::ErrorKind::NotFound, .. }));
+    /// ```
+    pub fn io(path: impl std::fmt::Display, err: &std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_string(),
+            kind: err.kind(),
+            message: err.to_string(),
+        }
+    }
 }
 
 /// `Result` with [`Error`] as the error type.

@@ -42,6 +42,7 @@
 mod access;
 mod buffer;
 mod coding;
+pub mod crc32c;
 mod dtype;
 mod element;
 mod error;
