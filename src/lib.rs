@@ -65,6 +65,10 @@ pub use element::{
     PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt4, Variant,
 };
 pub use error::{Error, Result};
+/// C's `printf("%.<precision>g")`, exported only so that the `%g` reference
+/// cases in `tests/` can reach it; not part of the API.
+#[doc(hidden)]
+pub use format::format_g;
 pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
 pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
 pub use tensor::{IntoShape, Tensor};
