@@ -13,7 +13,7 @@ it), the midpoint above the largest finite value, subnormal boundaries, +-0,
 +-inf, NaNs with various signs and payloads, random bit patterns and random
 values in range. Only the outputs are recomputed.
 
-Usage (with ml_dtypes and numpy installed, e.g. /work/venv-tf):
+Usage (in an environment with ml_dtypes and numpy):
   python scripts/float8_reference.py          # rewrite the outputs
   python scripts/float8_reference.py --check  # exit 1 if the file differs
 """

@@ -239,14 +239,14 @@ mod tests {
     }
 
     #[test]
-    fn encode_spec_example() {
+    fn encode_list_example() {
         let items: [&[u8]; 3] = [b"ab", b"", b"xyz"];
         let out = encode_list(items).unwrap();
         assert_eq!(out, [0x02, 0x00, 0x03, 0x61, 0x62, 0x78, 0x79, 0x7a]);
     }
 
     #[test]
-    fn decode_spec_example() {
+    fn decode_list_example() {
         let content = [0x02, 0x00, 0x03, 0x61, 0x62, 0x78, 0x79, 0x7a];
         let ranges = decode_list(&content, 3).unwrap();
         assert_eq!(ranges, [3..5, 5..5, 5..8]);

@@ -414,8 +414,9 @@ impl FromStr for DataType {
 mod tests {
     use super::*;
 
-    /// The table from the spec, §1.1: (number, name, size).
-    const SPEC: &[(i32, &str, usize)] = &[
+    /// TF's `DataType` numbers (types.proto) with `DataTypeString` names and
+    /// `DataTypeSize` sizes.
+    const TF_TABLE: &[(i32, &str, usize)] = &[
         (1, "float", 4),
         (2, "double", 8),
         (3, "int32", 4),
@@ -449,9 +450,9 @@ mod tests {
     ];
 
     #[test]
-    fn table_matches_spec() {
-        assert_eq!(DataType::all().len(), SPEC.len());
-        for (&(num, name, size), &dt) in SPEC.iter().zip(DataType::all()) {
+    fn table_matches_tf() {
+        assert_eq!(DataType::all().len(), TF_TABLE.len());
+        for (&(num, name, size), &dt) in TF_TABLE.iter().zip(DataType::all()) {
             assert_eq!(dt.as_i32(), num);
             assert_eq!(dt.name(), name);
             assert_eq!(dt.size(), size);

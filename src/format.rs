@@ -1,4 +1,4 @@
-//! Number and string formatting used by `SummarizeValue` (spec §8.2).
+//! Number and string formatting used by `SummarizeValue`.
 //!
 //! Everything here reproduces byte for byte what TensorFlow 2.21 prints:
 //!

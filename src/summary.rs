@@ -1,5 +1,5 @@
 //! TF's `SummarizeValue`, `DebugString`, `DeviceSafeDebugString` and
-//! `operator<<` (spec §8), byte for byte as TensorFlow 2.21 prints them,
+//! `operator<<`, byte for byte as TensorFlow 2.21 prints them,
 //! plus a Rust-style `Debug`.
 //!
 //! Elements are printed through [`SummaryElement`], one small impl per
@@ -137,8 +137,8 @@ const DEBUG_VALUES: i64 = 10;
 const DEBUG_TEXT_LIMIT: usize = 256;
 
 impl Tensor {
-    /// TF's `SummarizeValue(max_entries, print_v2)` as exact bytes (spec
-    /// §8.2). A negative `max_entries` means all elements.
+    /// TF's `SummarizeValue(max_entries, print_v2)` as exact bytes. A
+    /// negative `max_entries` means all elements.
     ///
     /// * v1 (`print_v2 == false`, TF's `Assert` messages): at most
     ///   `max_entries` values in row-major order, nested brackets without

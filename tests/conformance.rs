@@ -1,5 +1,5 @@
-//! Conformance harness: replays vectors produced by real TensorFlow (see
-//! /work/shared/conformance/README.md for the format).
+//! Conformance harness: replays vectors produced by real TensorFlow 2.21, one
+//! JSON record per line (the record kinds are below).
 //!
 //! The file is `$TFTENSOR_CONFORMANCE` when set, else
 //! `tests/data/tf-2.21-vectors.jsonl`. Every record is run; none is skipped.

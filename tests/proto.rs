@@ -257,7 +257,7 @@ fn serialized_bytes_match_tf_examples() {
         .unwrap()
         .encode_to_vec();
     assert_eq!(wire, [0x08, 0x01, 0x12, 0x02, 0x12, 0x00]);
-    // Strings ["ab", "", "xyz"] as content: the spec's list coding example.
+    // Strings ["ab", "", "xyz"] as content: TF's string-list coding (all varint lengths, then all bytes).
     let t = Tensor::from_vec(
         [3],
         vec![

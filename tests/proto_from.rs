@@ -1,4 +1,4 @@
-//! FromProto's rules (spec §6): the fill rule, narrowing, content checks,
+//! FromProto's rules: the fill rule, narrowing, content checks,
 //! shapes, unsupported dtypes, limits on hostile input, variant and resource
 //! decoding, and zero-copy decoding of wire bytes.
 

@@ -1,6 +1,6 @@
 //! `SummarizeValue`, `DebugString`, `DeviceSafeDebugString`, `Display` and
-//! `Debug`: TF's own tests (tensor_test.cc, spec §9 items 59-70) plus the
-//! corner cases of spec §8.
+//! `Debug`: TF's own tests (tensor_test.cc) plus the corner cases of TF's
+//! printing rules.
 
 use bytes::Bytes;
 use half::{bf16, f16};
@@ -227,7 +227,7 @@ fn dt_variant() {
     );
 }
 
-// ----- beyond TF's tests: spec §8 rules -----
+// ----- beyond TF's tests: TF's printing rules -----
 
 #[test]
 fn debug_string_family() {

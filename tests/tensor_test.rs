@@ -1,5 +1,5 @@
 //! A port of TensorFlow's `tensorflow/core/framework/tensor_test.cc` (the
-//! tests that need no protos; see spec §9), with TF's test names in the
+//! tests that need no protos), with TF's test names in the
 //! function names. Each test asserts exact dims and exact values.
 //!
 //! Deliberate differences, each noted where it shows:

@@ -380,8 +380,8 @@ mod tests {
     }
 
     /// Every distinct (stored byte, printed value) pair in TF 2.21's
-    /// `summary-v2/int4/...` and `summary-v2/uint4/...` vectors
-    /// (/work/shared/conformance/tf-2.21/vectors.jsonl): the byte comes from
+    /// `summary-v2/int4/...` and `summary-v2/uint4/...` conformance vectors
+    /// (`tests/data/tf-2.21-vectors.jsonl`): the byte comes from
     /// the matching `content/...` or `field/...` parse record, the value from
     /// what `SummarizeValue` printed for it.
     const TF_INT4_PRINTED: &[(u8, i16)] = &[

@@ -1,4 +1,4 @@
-//! TF's `tensor::CompressTensorProtoInPlace` (tensor_util, spec §7.4).
+//! TF's `tensor::CompressTensorProtoInPlace` (in TF's `tensor_util`).
 
 use bytes::Bytes;
 

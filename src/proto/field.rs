@@ -26,7 +26,7 @@ use super::handle::{handle_from_proto, handle_to_proto, variant_from_proto, vari
 use super::{bytes_field_len, DecodeCtx};
 
 /// The per-dtype half of the codec. `field` means the dtype's typed field
-/// (spec §6.1 / §7.1); counts are in elements (a complex element is two
+/// of `TensorProto` (`float_val`, `int_val`, ...); counts are in elements (a complex element is two
 /// field values).
 pub(crate) trait ProtoElement: Element {
     /// A short typed field is padded with its last value; resource and

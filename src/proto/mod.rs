@@ -300,7 +300,7 @@ pub(crate) fn bytes_field_len(tag: u32, len: u64) -> u64 {
     }
 }
 
-/// FromProto with a shared budget: the whole of TF's algorithm (spec §6).
+/// FromProto with a shared budget: the whole of TF's `Tensor::FromProto`.
 pub(crate) fn decode_tensor(proto: &pb::TensorProto, ctx: &mut DecodeCtx) -> Result<Tensor> {
     let shape = shape_from_proto(proto.tensor_shape.as_ref())?;
     let dtype = DataType::from_i32(proto.dtype);
