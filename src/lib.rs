@@ -47,6 +47,7 @@ mod dtype;
 mod element;
 mod error;
 mod format;
+pub mod guide;
 pub mod limits;
 pub mod pb;
 mod proto;
