@@ -735,14 +735,22 @@ pub(crate) fn copy_region_with(
 }
 
 impl PartialEq for Tensor {
-    /// Same dtype, same shape, and the same elements bit for bit (so a NaN
-    /// equals the same NaN, and -0.0 differs from 0.0).
+    /// Same dtype, same shape, and the same bytes: numeric elements are
+    /// compared bit for bit, not with the element type's own `==`. So a NaN
+    /// equals the same NaN, -0.0 differs from 0.0, and two `Int4`/`UInt4`
+    /// tensors whose bytes differ only in the unused high bits are unequal
+    /// although `Int4`'s `==` finds every element equal. String, resource
+    /// and variant elements are compared one by one. To compare values,
+    /// compare [`Tensor::as_slice`]s.
     ///
     /// ```
-    /// use tftensor::Tensor;
+    /// use tftensor::{Int4, Tensor};
     /// let a = Tensor::from(f32::NAN);
     /// assert_eq!(a, a.deep_copy().unwrap());
     /// assert_ne!(Tensor::from(0.0f32), Tensor::from(-0.0f32));
+    /// let (x, y) = (Int4::from_bits(0x05), Int4::from_bits(0x95u8 as i8));
+    /// assert_eq!(x, y); // the same value, 5
+    /// assert_ne!(Tensor::from(x), Tensor::from(y)); // different bytes
     /// ```
     fn eq(&self, other: &Tensor) -> bool {
         if self.dtype != other.dtype || self.shape != other.shape {
