@@ -123,6 +123,11 @@ impl Tensor {
     /// assert_eq!(t.as_slice::<u32>().unwrap()[1], 0x3ff0_0000);
     /// assert!(t.shares_buffer_with(&d));
     /// ```
+    #[doc(
+        alias = "BitcastFrom",
+        alias = "UnsafeCopyFromInternal",
+        alias = "unsafe_copy_from_internal"
+    )]
     pub fn bitcast_from(
         &mut self,
         other: &Tensor,

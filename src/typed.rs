@@ -117,6 +117,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert!(TypedTensor::<i32>::new([-1]).is_err());
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[doc(alias = "clearOnInit", alias = "new_uninit")]
     pub fn new(shape: impl IntoShape) -> Result<Self> {
         Self::wrap(Tensor::new(T::DTYPE, shape)?)
     }
@@ -555,6 +556,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert!(!b.as_tensor().shares_buffer_with(a.as_tensor()));
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[doc(alias = "ReadbackAndClone", alias = "readback_and_clone")]
     pub fn deep_copy(&self) -> Result<Self> {
         // A fresh aligned copy of valid elements keeps the invariant.
         Ok(TypedTensor {

@@ -341,6 +341,7 @@ assert_eq!(t.as_slice::<i32>()?, &[1, 2, 0, 0]);
         /// assert_eq!(t.flat::<i32>()?.len(), 4);
         /// # Ok::<(), tftensor::Error>(())
         /// ```
+        #[doc(alias = "unaligned_flat")]
         fn flat / flat_mut <>() -> Ix1 = |t| t.flat_dim();
         mut_example: r#"```
 let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
@@ -386,6 +387,7 @@ assert_eq!(t.flat::<f32>()?[1], 0.5); // the parent is unchanged
         /// assert_eq!(t.shaped::<i64, Ix2>(&[2, 4]).unwrap_err().to_string(), "8 vs. 6");
         /// # Ok::<(), tftensor::Error>(())
         /// ```
+        #[doc(alias = "unaligned_shaped")]
         fn shaped / shaped_mut <D>(sizes: &[i64]) -> D = |t| t.shaped_dim::<D>(sizes);
         mut_example: r#"```
 use tftensor::{ndarray::Ix2, Tensor};
