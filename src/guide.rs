@@ -5,9 +5,9 @@
 //! The one difference that matters everywhere: **copies share, writes copy.**
 //! `clone()` is TF's copy constructor (a second handle on the same buffer,
 //! O(1)), but every write path (`*_mut` views, [`Tensor::as_mut_slice`],
-//! `TypedTensor`'s `t[[i]] = x`, [`TypedTensor::upload`]) first copies this
-//! tensor's region into a private buffer when the buffer is shared
-//! (copy-on-write). In TF a write through one handle is seen by every
+//! `TypedTensor`'s `t[[i]] = x`, [`TypedTensor::upload`]) first gives this
+//! tensor a private buffer when the buffer is shared, holding a copy of its
+//! region (copy-on-write). In TF a write through one handle is seen by every
 //! handle that shares the buffer; here it never is. Sentis tensors are
 //! reference objects (`b = a` is the same tensor); a [`TypedTensor`] is a
 //! value.
