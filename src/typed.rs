@@ -50,6 +50,9 @@ use crate::tensor::{IntoShape, Tensor};
 /// ```
 pub struct TypedTensor<T: Element> {
     tensor: Tensor,
+    /// Elements this handle may use from its start: its own region when
+    /// wrapped, kept by [`TypedTensor::reshape`] (never past the region).
+    capacity: usize,
     _elem: PhantomData<T>,
 }
 
@@ -95,8 +98,10 @@ impl<T: Element> TypedTensor<T> {
     /// Wraps `tensor` after checking the invariant (see the module docs).
     fn wrap(tensor: Tensor) -> Result<Self> {
         tensor.as_slice::<T>()?;
+        let capacity = usize::try_from(tensor.num_elements()).unwrap_or(0);
         Ok(TypedTensor {
             tensor,
+            capacity,
             _elem: PhantomData,
         })
     }
@@ -338,7 +343,8 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn capacity(&self) -> usize {
-        self.tensor.capacity_elements()
+        // A copy-on-write copies only the current region.
+        self.capacity.min(self.tensor.elements_from_start())
     }
 
     // ----- element access -----
@@ -362,36 +368,15 @@ impl<T: Element> TypedTensor<T> {
             })
     }
 
-    /// The element at flat position `flat`. POD elements are cast one at a
-    /// time, so a `bool` read checks one byte, not the whole tensor.
+    /// The element at flat position `flat`. One element is checked, so a
+    /// `bool` read checks one byte, not the whole tensor.
     fn element(&self, flat: usize) -> Option<&T> {
-        if !T::DTYPE.can_use_memcpy() {
-            return self.as_slice().get(flat);
-        }
-        let size = std::mem::size_of::<T>();
-        let start = flat.checked_mul(size)?;
-        let bytes = self
-            .tensor
-            .raw_bytes()
-            .ok()?
-            .get(start..start.checked_add(size)?)?;
-        T::cast_bytes(bytes)?.first()
+        self.tensor.element::<T>(flat)
     }
 
     /// Mutable twin of `element`, after copy-on-write.
     fn element_mut(&mut self, flat: usize) -> Result<Option<&mut T>> {
-        if !T::DTYPE.can_use_memcpy() {
-            return Ok(self.tensor.as_mut_slice::<T>()?.get_mut(flat));
-        }
-        let size = std::mem::size_of::<T>();
-        let bytes = self.tensor.raw_bytes_mut()?;
-        let range = flat
-            .checked_mul(size)
-            .and_then(|start| Some(start..start.checked_add(size)?));
-        Ok(range
-            .and_then(|r| bytes.get_mut(r))
-            .and_then(T::cast_bytes_mut)
-            .and_then(|s| s.first_mut()))
+        self.tensor.element_mut::<T>(flat)
     }
 
     /// The element at `index` (one coordinate per dimension), or `None` for
@@ -559,6 +544,7 @@ impl<T: Element> TypedTensor<T> {
         // A fresh aligned copy of valid elements keeps the invariant.
         Ok(TypedTensor {
             tensor: self.tensor.deep_copy()?,
+            capacity: self.len(),
             _elem: PhantomData,
         })
     }
@@ -719,6 +705,7 @@ impl<T: Element> Clone for TypedTensor<T> {
     fn clone(&self) -> Self {
         TypedTensor {
             tensor: self.tensor.clone(),
+            capacity: self.capacity,
             _elem: PhantomData,
         }
     }

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::buffer::{default_allocator, RootBuffer};
+use crate::buffer::default_allocator;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::shape::TensorShape;
-use crate::tensor::{copy_region, copy_region_with, Buf, IntoShape, Tensor};
+use crate::tensor::{Buf, IntoShape, Tensor};
 
 impl Tensor {
     /// TF's `Slice(start, limit)` along dimension 0: O(1), shares the
@@ -220,13 +220,7 @@ impl Tensor {
         let buf = match &self.buf {
             None => None,
             Some(b) => {
-                let range = self.region();
-                let root = match &*b.root {
-                    RootBuffer::Allocated(_) | RootBuffer::External(_) | RootBuffer::Vec(_) => {
-                        copy_region_with(&b.root, range, &default_allocator())?
-                    }
-                    _ => copy_region(&b.root, range)?,
-                };
+                let root = b.root.copy_range(self.region(), &default_allocator())?;
                 Some(Buf {
                     root: Arc::new(root),
                     offset: 0,
