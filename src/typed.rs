@@ -821,6 +821,65 @@ impl<T: Element, const N: usize> IndexMut<[usize; N]> for TypedTensor<T> {
     }
 }
 
+impl<T: Element> Index<usize> for TypedTensor<T> {
+    type Output = T;
+
+    /// The element at flat (row-major) offset `i`, whatever the rank, as
+    /// Sentis' `t[i]`.
+    ///
+    /// # Panics
+    /// If `i >= len()`, like slice indexing. [`TypedTensor::as_slice`]
+    /// with `.get(i)` returns `None` instead.
+    ///
+    /// ```
+    /// let t = tftensor::TypedTensor::from_fn([2, 3], |i| i as u8)?;
+    /// assert_eq!(t[4], 4);
+    /// assert_eq!(t[4], t[[1, 1]]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        match self.element(i) {
+            Some(v) => v,
+            None => index_panic(&[i], &flat_shape(self.len())),
+        }
+    }
+}
+
+impl<T: Element> IndexMut<usize> for TypedTensor<T> {
+    /// The element at flat offset `i`, writable (copy-on-write first if the
+    /// buffer is shared).
+    ///
+    /// # Panics
+    /// As `Index<usize>`, or if the copy-on-write cannot allocate.
+    ///
+    /// ```
+    /// let mut t = tftensor::TypedTensor::<i32>::new([2, 2])?;
+    /// for i in 0..t.len() {
+    ///     t[i] = i as i32;
+    /// }
+    /// assert_eq!(t[[1, 0]], 2);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        let len = self.len();
+        if i >= len {
+            index_panic(&[i], &flat_shape(len))
+        }
+        match self.element_mut(i) {
+            Ok(Some(v)) => v,
+            Ok(None) => write_panic(&Error::OutOfRange(format!("index {i}"))),
+            Err(e) => write_panic(&e),
+        }
+    }
+}
+
+/// The 1-D shape of `n` elements, for the flat index's panic message.
+fn flat_shape(n: usize) -> TensorShape {
+    TensorShape::from_usizes(&[n]).unwrap_or_default()
+}
+
 impl<T: Element> From<TypedTensor<T>> for Tensor {
     /// Moves the tensor out: no copy, no allocation.
     ///

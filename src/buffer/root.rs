@@ -228,7 +228,8 @@ impl Root {
             Repr::Pod => {
                 let mut values = values;
                 let len = std::mem::size_of_val(values.as_slice());
-                let ptr = NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
+                let ptr =
+                    NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
                 Ok(Root {
                     ptr,
                     len,
@@ -252,7 +253,9 @@ impl Root {
         }
     }
 
-    fn from_elements<T: Clone + Send + Sync + UnwindSafe + RefUnwindSafe + 'static>(mut values: Vec<T>) -> Root {
+    fn from_elements<T: Clone + Send + Sync + UnwindSafe + RefUnwindSafe + 'static>(
+        mut values: Vec<T>,
+    ) -> Root {
         let ptr = NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
         Root {
             ptr,
@@ -325,9 +328,7 @@ impl Root {
     /// `(allocated bytes, allocation id)` when the allocator tracks sizes.
     pub(crate) fn allocated_bytes_if_tracked(&self) -> Option<(usize, i64)> {
         match &self.owner {
-            Owner::Allocated(a) if a.allocator.tracks_allocation_sizes() => {
-                Some((a.size, a.id))
-            }
+            Owner::Allocated(a) if a.allocator.tracks_allocation_sizes() => Some((a.size, a.id)),
             _ => None,
         }
     }
@@ -453,7 +454,9 @@ impl Root {
         if self.typed {
             return Err(RegionError::Kind);
         }
-        let bytes = n.checked_mul(std::mem::size_of::<T>()).ok_or(RegionError::Bounds)?;
+        let bytes = n
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(RegionError::Bounds)?;
         let src = self
             .bytes()
             .and_then(|b| b.get(range.start..range.end.min(b.len())))
@@ -506,7 +509,9 @@ pub(crate) fn as_bytes<T: Stored>(values: &[T]) -> &[u8] {
     }
     // SAFETY: POD and bool types have no padding (the `Stored` contract),
     // so every byte of the slice is initialized.
-    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values)) }
+    unsafe {
+        std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+    }
 }
 
 /// The right to write `range` of a root: exists only while one `&mut`
@@ -523,7 +528,10 @@ impl<'a> Exclusive<'a> {
     /// (no other `Arc`, and the crate never makes `Weak`s of roots) and
     /// writable.
     #[inline]
-    pub(crate) fn new(root: &'a mut Arc<Root>, range: Range<usize>) -> std::result::Result<Self, RegionError> {
+    pub(crate) fn new(
+        root: &'a mut Arc<Root>,
+        range: Range<usize>,
+    ) -> std::result::Result<Self, RegionError> {
         // Relaxed count, then an acquire fence: synchronizes with the
         // release decrement of every handle dropped before, so their reads
         // happen before our writes. Holding `&mut` to the only `Arc`, no
@@ -558,7 +566,11 @@ impl<'a> Exclusive<'a> {
 
     /// `n` `T`s from `offset` inside the covered range, read-only.
     #[inline]
-    pub(crate) fn slice<T: Stored>(&self, offset: usize, n: usize) -> std::result::Result<&[T], RegionError> {
+    pub(crate) fn slice<T: Stored>(
+        &self,
+        offset: usize,
+        n: usize,
+    ) -> std::result::Result<&[T], RegionError> {
         if n == 0 {
             return Ok(&[]);
         }
@@ -621,11 +633,16 @@ impl<'a> Exclusive<'a> {
 
     /// `n` `T`s from `offset`, checked against the covered range.
     #[inline]
-    fn region_mut<T: Stored>(&self, offset: usize, n: usize) -> std::result::Result<NonNull<T>, RegionError> {
+    fn region_mut<T: Stored>(
+        &self,
+        offset: usize,
+        n: usize,
+    ) -> std::result::Result<NonNull<T>, RegionError> {
         let units = if T::REPR == Repr::Typed {
             n
         } else {
-            n.checked_mul(std::mem::size_of::<T>()).ok_or(RegionError::Bounds)?
+            n.checked_mul(std::mem::size_of::<T>())
+                .ok_or(RegionError::Bounds)?
         };
         let end = offset.checked_add(units).ok_or(RegionError::Bounds)?;
         if offset < self.range.start || end > self.range.end {
@@ -636,7 +653,11 @@ impl<'a> Exclusive<'a> {
 
     /// `n` `T`s from `offset`, writable.
     #[inline]
-    pub(crate) fn slice_mut<T: Stored>(self, offset: usize, n: usize) -> std::result::Result<&'a mut [T], RegionError> {
+    pub(crate) fn slice_mut<T: Stored>(
+        self,
+        offset: usize,
+        n: usize,
+    ) -> std::result::Result<&'a mut [T], RegionError> {
         if n == 0 {
             return Ok(&mut []);
         }

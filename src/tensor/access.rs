@@ -91,14 +91,20 @@ impl Tensor {
     /// `dim`, with no dtype check (the caller made it, or this is a bit
     /// cast). The view may not reach past the tensor's own region.
     #[inline]
-    pub(crate) fn region_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
+    pub(crate) fn region_view<T: Element, D: Dimension>(
+        &self,
+        dim: D,
+    ) -> Result<ArrayView<'_, T, D>> {
         let Some(buf) = &self.buf else {
             let n = dim.size_checked().unwrap_or(usize::MAX);
             self.no_buffer(n)?;
             return ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()));
         };
         buf.root
-            .view::<T, D>(buf.offset..buf.offset.saturating_add(self.region_len()), dim)
+            .view::<T, D>(
+                buf.offset..buf.offset.saturating_add(self.region_len()),
+                dim,
+            )
             .map_err(|e| self.view_error::<T>(e))
     }
 
@@ -113,13 +119,15 @@ impl Tensor {
         let dtype = self.dtype;
         if n == 0 {
             // Touches no memory, so it never copies.
-            return ArrayViewMut::from_shape(dim, &mut []).map_err(|e| Error::InvalidShape(e.to_string()));
+            return ArrayViewMut::from_shape(dim, &mut [])
+                .map_err(|e| Error::InvalidShape(e.to_string()));
         }
         if self.buf.is_none() {
             self.no_buffer(n)?;
         }
         let Some((ex, offset)) = self.exclusive(std::mem::align_of::<T>())? else {
-            return ArrayViewMut::from_shape(dim, &mut []).map_err(|e| Error::InvalidShape(e.to_string()));
+            return ArrayViewMut::from_shape(dim, &mut [])
+                .map_err(|e| Error::InvalidShape(e.to_string()));
         };
         ex.view_mut::<T, D>(offset, dim)
             .map_err(|e| region_error_of::<T>(e, dtype))
@@ -243,7 +251,9 @@ impl Tensor {
         if flat >= usize::try_from(self.num_elements()).ok()? {
             return None;
         }
-        let start = buf.offset.checked_add(flat.checked_mul(elem_units::<T>())?)?;
+        let start = buf
+            .offset
+            .checked_add(flat.checked_mul(elem_units::<T>())?)?;
         buf.root
             .slice::<T>(start..self.region().end, 1)
             .ok()?

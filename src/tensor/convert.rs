@@ -72,7 +72,6 @@ impl<T: Element, D: Dimension> TryFrom<ArrayView<'_, T, D>> for Tensor {
     }
 }
 
-
 impl<T: Element> TryFrom<Tensor> for Vec<T> {
     type Error = Error;
 

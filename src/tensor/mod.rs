@@ -644,9 +644,7 @@ impl Tensor {
         // hold another type's `Vec`, which would be handed back wrongly.
         let takeable = T::DTYPE == self.dtype
             && self.buf.as_ref().is_some_and(|b| {
-                b.offset == 0
-                    && self.region_len() == b.root.len()
-                    && b.root.holds_vec_of::<T>()
+                b.offset == 0 && self.region_len() == b.root.len() && b.root.holds_vec_of::<T>()
             });
         if !takeable {
             return Err(self);

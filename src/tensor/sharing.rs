@@ -189,7 +189,16 @@ impl Tensor {
     /// assert!(b.shares_buffer_with(&a));
     /// assert!(!b.copy_from(&a, [4]));
     /// ```
-    #[must_use]
+    ///
+    /// The result must be used (TF's `TF_MUST_USE_RESULT`):
+    ///
+    /// ```compile_fail
+    /// #![deny(unused_must_use)]
+    /// let a = tftensor::Tensor::from_vec([6], vec![0u8; 6]).unwrap();
+    /// let mut b = tftensor::Tensor::default();
+    /// b.copy_from(&a, [2, 3]); // error: unused return value
+    /// ```
+    #[must_use = "copy_from returns false and leaves the tensor unchanged when the shapes do not match"]
     pub fn copy_from(&mut self, other: &Tensor, shape: impl IntoShape) -> bool {
         match shape.into_shape() {
             Ok(shape) if shape.num_elements() == other.num_elements() => {

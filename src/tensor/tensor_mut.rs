@@ -542,8 +542,9 @@ impl<'a> TensorMut<'a> {
     /// ```
     pub fn flat<T: Element>(&self) -> Result<ArrayView<'_, T, Ix1>> {
         let n = self.count();
-        self.as_slice::<T>()
-            .and_then(|s| ArrayView::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string())))
+        self.as_slice::<T>().and_then(|s| {
+            ArrayView::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string()))
+        })
     }
 
     /// All elements as a writable rank-1 view.
