@@ -394,6 +394,7 @@ impl TensorShape {
     /// assert_eq!(TensorShape::scalar().dims(), 0);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn dims(&self) -> usize {
         match &self.rep {
             Rep::Inline { rank, .. } | Rep::Inline16 { rank, .. } => usize::from(*rank),
@@ -456,6 +457,29 @@ impl TensorShape {
         }
     }
 
+    /// Writes the first `out.len()` dims into `out` as `usize` (dims are
+    /// non-negative); the view path's one read of the shape.
+    #[inline]
+    pub(crate) fn fill_usize(&self, out: &mut [usize]) {
+        match &self.rep {
+            Rep::Inline { dims, .. } => {
+                for (o, &d) in out.iter_mut().zip(dims) {
+                    *o = d as usize;
+                }
+            }
+            Rep::Inline16 { dims, .. } => {
+                for (o, &d) in out.iter_mut().zip(dims) {
+                    *o = usize::from(d);
+                }
+            }
+            Rep::Heap(dims) => {
+                for (o, &d) in out.iter_mut().zip(dims.iter()) {
+                    *o = usize::try_from(d).unwrap_or(usize::MAX);
+                }
+            }
+        }
+    }
+
     /// The first (outermost) dimension, or `None` for a scalar.
     ///
     /// ```
@@ -480,10 +504,22 @@ impl TensorShape {
     /// assert_eq!(TensorShape::scalar().num_elements(), 1);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn num_elements(&self) -> i64 {
         // The invariant means this never saturates; saturating avoids a
-        // debug-build overflow panic path all the same.
-        self.iter().fold(1i64, |acc, d| acc.saturating_mul(d))
+        // debug-build overflow panic path all the same. One match, then a
+        // plain loop: this is on every view's path.
+        match &self.rep {
+            Rep::Inline { rank, dims } => dims
+                .iter()
+                .take(usize::from(*rank))
+                .fold(1i64, |acc, &d| acc.saturating_mul(i64::from(d))),
+            Rep::Inline16 { rank, dims } => dims
+                .iter()
+                .take(usize::from(*rank))
+                .fold(1i64, |acc, &d| acc.saturating_mul(i64::from(d))),
+            Rep::Heap(dims) => dims.iter().fold(1i64, |acc, &d| acc.saturating_mul(d)),
+        }
     }
 
     /// The product of the non-zero dims; bounded by the invariant.

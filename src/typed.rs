@@ -258,24 +258,7 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_array<D: Dimension>(array: Array<T, D>) -> Result<Self> {
-        let shape = TensorShape::from_usizes(array.shape())?;
-        let n = array.len();
-        if !array.is_standard_layout() {
-            let mut values = crate::buffer::try_vec(n)?;
-            values.extend(array.iter().cloned());
-            return Self::from_vec(shape, values);
-        }
-        let (values, offset) = array.into_raw_vec_and_offset();
-        let start = offset.unwrap_or(0);
-        if start == 0 && values.len() == n {
-            return Self::from_vec(shape, values);
-        }
-        // Standard layout inside a larger allocation (a sliced array).
-        let src = values
-            .get(start..)
-            .and_then(|rest| rest.get(..n))
-            .ok_or_else(|| Error::SizeMismatch(format!("{} vs. {n}", values.len())))?;
-        Self::wrap(Tensor::from_slice(shape, src)?)
+        Self::wrap(Tensor::from_array(array)?)
     }
 
     // ----- queries -----
@@ -332,9 +315,11 @@ impl<T: Element> TypedTensor<T> {
         self.len() == 0
     }
 
-    /// How many elements the buffer holds from this tensor's start: how far
+    /// How many elements this handle may use: how far
     /// [`TypedTensor::reshape`] can grow the shape in place (Sentis'
-    /// `maxCapacity`). 0 when there is no buffer.
+    /// `maxCapacity`). It is the region the handle was made with (a slice's
+    /// own rows, never its parent's), or less after a copy-on-write, which
+    /// copies only the current shape's elements. 0 when there is no buffer.
     ///
     /// ```
     /// let mut t = tftensor::TypedTensor::<f32>::new([10])?;
@@ -679,18 +664,9 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_array(self) -> ArrayD<T> {
-        let dims = self.tensor.shape().to_usize_vec();
-        let values = match self.tensor.try_take_vec::<T>() {
-            Ok(values) => values,
-            Err(tensor) => tensor
-                .as_slice::<T>()
-                .map(<[T]>::to_vec)
-                .unwrap_or_default(),
-        };
-        // Cannot fail: `values` holds exactly the shape's elements. The
-        // empty array only keeps this path panic-free.
-        Array::from_shape_vec(IxDyn(&dims), values)
-            .unwrap_or_else(|_| Array::from_vec(Vec::new()).into_dyn())
+        // Cannot fail: the invariant makes the elements readable as `T`.
+        // The empty array only keeps this path panic-free.
+        ArrayD::try_from(self.tensor).unwrap_or_else(|_| Array::from_vec(Vec::new()).into_dyn())
     }
 }
 

@@ -288,9 +288,10 @@ impl Root {
             return None;
         }
         // SAFETY: a byte root's `ptr` is valid and initialized for `len`
-        // bytes while `self` lives; writes need an `Exclusive`, which
-        // cannot coexist with this `&self` borrow of a shared root... and
-        // for a unique root, `Exclusive` borrows the only handle mutably.
+        // bytes while `self` lives. Nothing writes them meanwhile: a write
+        // needs an `Exclusive`, which mutably borrows the only `Arc` of the
+        // root for its whole life and never hands out `&Root`, so no
+        // `&Root` (like this one) can be reached while it exists.
         Some(unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) })
     }
 
@@ -544,7 +545,7 @@ impl<'a> Exclusive<'a> {
             return Err(RegionError::Bounds);
         }
         Ok(Exclusive {
-            root: &**root,
+            root,
             range,
             _unique: PhantomData,
         })

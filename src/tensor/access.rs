@@ -21,6 +21,7 @@ use crate::tensor::{Buf, Tensor};
 
 impl Tensor {
     /// Root units (bytes for POD dtypes, elements otherwise) per element.
+    #[inline]
     fn unit(&self) -> usize {
         if self.dtype.can_use_memcpy() {
             self.dtype.size()
@@ -30,6 +31,7 @@ impl Tensor {
     }
 
     /// This tensor's region length, in root units.
+    #[inline]
     pub(crate) fn region_len(&self) -> usize {
         usize::try_from(self.num_elements())
             .unwrap_or(0)
@@ -62,6 +64,7 @@ impl Tensor {
 
     /// `Ok` when a view of `n` elements needs no buffer (`n == 0`), else
     /// TF's "uninitialized Tensor" error.
+    #[cold]
     pub(crate) fn no_buffer(&self, n: usize) -> Result<()> {
         if n == 0 {
             Ok(())
@@ -80,10 +83,7 @@ impl Tensor {
         if T::DTYPE == self.dtype {
             Ok(())
         } else {
-            Err(Error::DataTypeMismatch {
-                expected: T::DTYPE,
-                actual: self.dtype,
-            })
+            Err(dtype_error(T::DTYPE, self.dtype))
         }
     }
 
@@ -305,6 +305,12 @@ impl Tensor {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn dtype_error(expected: DataType, actual: DataType) -> Error {
+    Error::DataTypeMismatch { expected, actual }
+}
+
 /// Root units per `T`.
 fn elem_units<T: Element>() -> usize {
     match T::REPR {
@@ -313,8 +319,9 @@ fn elem_units<T: Element>() -> usize {
     }
 }
 
-/// Why a region could not be seen as `T`s (`T`'s dtype named when it has
-/// one; bit casts may use any stored type).
+/// Why a region could not be seen as `T`s.
+#[cold]
+#[inline(never)]
 pub(crate) fn region_error_of<T: Element>(e: RegionError, dtype: DataType) -> Error {
     region_error(e, dtype, T::DTYPE)
 }

@@ -44,7 +44,9 @@ impl Tensor {
                 })?;
             return Tensor::from_slice(&shape[..], elems);
         }
-        Tensor::from_vec(&shape[..], array.iter().cloned().collect())
+        let mut values = crate::buffer::try_vec(array.len())?;
+        values.extend(array.iter().cloned());
+        Tensor::from_vec(&shape[..], values)
     }
 }
 

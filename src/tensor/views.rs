@@ -22,13 +22,20 @@ use crate::tensor::Tensor;
 
 /// TF's rank check (`AsEigenDSizes`): a fixed-rank `D` must have `rank`
 /// dims. Checked before `D::zeros`, which panics on a wrong rank.
+#[inline]
 fn check_rank<D: Dimension>(rank: usize) -> Result<()> {
     match D::NDIM {
-        Some(n) if n != rank => Err(Error::InvalidArgument(format!(
-            "Asking for tensor of {n} dimensions from a tensor of {rank} dimensions"
-        ))),
+        Some(n) if n != rank => Err(rank_error(n, rank)),
         _ => Ok(()),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn rank_error(n: usize, rank: usize) -> Error {
+    Error::InvalidArgument(format!(
+        "Asking for tensor of {n} dimensions from a tensor of {rank} dimensions"
+    ))
 }
 
 /// `N` of a fixed-rank `D`, which the flattening accessors need (TF's
@@ -147,23 +154,27 @@ macro_rules! typed_accessors {
 
 impl Tensor {
     /// The shape as a `D`, with TF's rank check.
+    #[inline]
     fn shape_dim<D: Dimension>(&self) -> Result<D> {
         self.leading_dims::<D>(self.dims())
     }
 
     /// The first `rank` dims as a `D`, with TF's rank check.
+    #[inline]
     fn leading_dims<D: Dimension>(&self, rank: usize) -> Result<D> {
         check_rank::<D>(rank)?;
         let mut dim = D::zeros(rank);
-        for (d, s) in dim.slice_mut().iter_mut().zip(self.shape().iter()) {
-            *d = to_usize(s)?;
-        }
+        // Dims of a valid shape are non-negative, so no check here.
+        self.shape().fill_usize(dim.slice_mut());
         Ok(dim)
     }
 
     /// `[num_elements]`.
+    #[inline]
     fn flat_dim(&self) -> Result<Ix1> {
-        Ok(Ix1(to_usize(self.num_elements())?))
+        Ok(Ix1(
+            usize::try_from(self.num_elements()).unwrap_or(usize::MAX)
+        ))
     }
 
     /// `sizes` as a `D` (rank checked), without the count check.
