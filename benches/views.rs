@@ -22,7 +22,12 @@ fn sizes() -> Vec<(&'static str, usize, usize)> {
     } else {
         (1000, 10_000)
     };
-    vec![("1e3", 10, 100), ("1e5", 100, 1000), ("1e7", big.0, big.1)]
+    vec![
+        ("1e3", 10, 100),
+        ("1e4", 100, 100),
+        ("1e5", 100, 1000),
+        ("1e7", big.0, big.1),
+    ]
 }
 
 /// (ours, raw-ndarray baseline) pairs.
@@ -68,19 +73,21 @@ type Path<'a> = (&'static str, Box<dyn FnMut() + 'a>);
 
 /// Runs every path as a criterion benchmark, then the paired ratios.
 fn run(c: &mut Criterion, group: &str, label: &str, bytes: Option<u64>, mut paths: Vec<Path<'_>>) {
-    let mut g = c.benchmark_group(group);
-    if let Some(b) = bytes {
-        g.throughput(Throughput::Bytes(b));
+    if !common::paired_only() {
+        let mut g = c.benchmark_group(group);
+        if let Some(b) = bytes {
+            g.throughput(Throughput::Bytes(b));
+        }
+        for (id, f) in paths.iter_mut() {
+            let bid = if label.is_empty() {
+                BenchmarkId::from_parameter(*id)
+            } else {
+                BenchmarkId::new(*id, label)
+            };
+            g.bench_function(bid, |b| b.iter(&mut *f));
+        }
+        g.finish();
     }
-    for (id, f) in paths.iter_mut() {
-        let bid = if label.is_empty() {
-            BenchmarkId::from_parameter(*id)
-        } else {
-            BenchmarkId::new(*id, label)
-        };
-        g.bench_function(bid, |b| b.iter(&mut *f));
-    }
-    g.finish();
     for (ours, base) in PAIRS {
         let (Some(i), Some(j)) = (
             paths.iter().position(|p| p.0 == ours),

@@ -25,6 +25,7 @@
 //! shapes) never panics; the limits it enforces on such input are listed in
 //! [`limits`].
 #![forbid(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -39,7 +40,6 @@
     )
 )]
 
-mod access;
 mod buffer;
 mod coding;
 pub mod crc32c;
@@ -53,11 +53,9 @@ pub mod pb;
 mod proto;
 mod proto_fast;
 mod shape;
-mod sharing;
 mod summary;
 mod tensor;
 mod typed;
-mod views;
 
 pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocator, ALIGNMENT};
 pub use dtype::DataType;
@@ -72,7 +70,7 @@ pub use error::{Error, Result};
 pub use format::format_g;
 pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
 pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
-pub use tensor::{IntoShape, Tensor};
+pub use tensor::{ChunksMut, IntoShape, Tensor, TensorMut};
 pub use typed::TypedTensor;
 
 /// Re-exported for the `Bytes` string element and zero-copy decoding.

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use prost::Message;
 
-use crate::buffer::RootBuffer;
+use crate::buffer::Root;
 use crate::dtype::DataType;
 use crate::pb;
 use crate::tensor::Tensor;
@@ -195,7 +195,7 @@ pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost
 
 /// Keeps a tensor's root buffer alive for a [`Bytes`] over its region.
 struct SharedRegion {
-    root: Arc<RootBuffer>,
+    root: Arc<Root>,
     range: Range<usize>,
 }
 
@@ -218,10 +218,10 @@ pub(crate) fn shared_content(t: &Tensor) -> Option<Bytes> {
     let len = t.raw_bytes().ok()?.len();
     let buf = t.buf()?;
     let range = buf.offset..buf.offset.checked_add(len)?;
-    match &*buf.root {
-        RootBuffer::External(b) => (range.end <= b.len()).then(|| b.slice(range)),
-        root => {
-            root.bytes()?.get(range.clone())?;
+    match buf.root.external_bytes() {
+        Some(b) => (range.end <= b.len()).then(|| b.slice(range)),
+        None => {
+            buf.root.bytes()?.get(range.clone())?;
             Some(Bytes::from_owner(SharedRegion {
                 root: Arc::clone(&buf.root),
                 range,

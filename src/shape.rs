@@ -48,6 +48,9 @@ pub const MAX_DIMENSIONS: usize = 254;
 /// How many dimensions fit inline (as `u32`) without a heap allocation.
 const INLINE_CAP: usize = 5;
 
+/// How many dimensions below 2^16 fit inline (TF's Rep16 keeps six).
+const INLINE16_CAP: usize = 6;
+
 /// TensorFlow's `kMaxSmall` in `InitDims`: below this, a list of dims takes
 /// the fast path, which reports negative dims with its own message.
 const K_MAX_SMALL: i64 = 0xD744;
@@ -162,6 +165,9 @@ enum Rep {
     /// `rank <= INLINE_CAP` and every dim `<= u32::MAX`. Slots past `rank`
     /// are always zero.
     Inline { rank: u8, dims: [u32; INLINE_CAP] },
+    /// Not `Inline`, `rank <= INLINE16_CAP` and every dim `<= u16::MAX`
+    /// (TF's Rep16). Slots past `rank` are always zero.
+    Inline16 { rank: u8, dims: [u16; INLINE16_CAP] },
     /// Anything else. Never used when `Inline` would do.
     Heap(Box<[i64]>),
 }
@@ -170,7 +176,8 @@ enum Rep {
 /// first. The default is the scalar shape `[]` (rank 0, one element).
 ///
 /// Stored in 24 bytes; shapes of rank ≤ 5 whose dims fit in `u32` (so every
-/// rank ≤ 4 shape that can back real memory) do not allocate.
+/// rank ≤ 4 shape that can back real memory), and of rank 6 whose dims fit
+/// in `u16` (TF's Rep16), do not allocate.
 ///
 /// Equality and hashing compare the dimensions only (TensorFlow's
 /// `IsSameSize`). `Display` is TensorFlow's `DebugString`: `[2,3]`, `[]`.
@@ -197,6 +204,7 @@ pub struct TensorShape {
 /// Iterator over a [`TensorShape`]'s dimensions.
 enum DimIter<'a> {
     Inline(std::slice::Iter<'a, u32>),
+    Inline16(std::slice::Iter<'a, u16>),
     Heap(std::slice::Iter<'a, i64>),
 }
 
@@ -206,6 +214,7 @@ impl Iterator for DimIter<'_> {
     fn next(&mut self) -> Option<i64> {
         match self {
             DimIter::Inline(it) => it.next().map(|&d| i64::from(d)),
+            DimIter::Inline16(it) => it.next().map(|&d| i64::from(d)),
             DimIter::Heap(it) => it.next().copied(),
         }
     }
@@ -213,6 +222,7 @@ impl Iterator for DimIter<'_> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             DimIter::Inline(it) => it.size_hint(),
+            DimIter::Inline16(it) => it.size_hint(),
             DimIter::Heap(it) => it.size_hint(),
         }
     }
@@ -222,6 +232,7 @@ impl DoubleEndedIterator for DimIter<'_> {
     fn next_back(&mut self) -> Option<i64> {
         match self {
             DimIter::Inline(it) => it.next_back().map(|&d| i64::from(d)),
+            DimIter::Inline16(it) => it.next_back().map(|&d| i64::from(d)),
             DimIter::Heap(it) => it.next_back().copied(),
         }
     }
@@ -358,6 +369,18 @@ impl TensorShape {
                 };
             }
         }
+        if dims.len() <= INLINE16_CAP {
+            let mut buf = [0u16; INLINE16_CAP];
+            let fits = buf
+                .iter_mut()
+                .zip(dims)
+                .all(|(slot, &d)| u16::try_from(d).map(|v| *slot = v).is_ok());
+            if let (true, Ok(rank)) = (fits, u8::try_from(dims.len())) {
+                return TensorShape {
+                    rep: Rep::Inline16 { rank, dims: buf },
+                };
+            }
+        }
         TensorShape {
             rep: Rep::Heap(dims.into()),
         }
@@ -371,9 +394,10 @@ impl TensorShape {
     /// assert_eq!(TensorShape::scalar().dims(), 0);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn dims(&self) -> usize {
         match &self.rep {
-            Rep::Inline { rank, .. } => usize::from(*rank),
+            Rep::Inline { rank, .. } | Rep::Inline16 { rank, .. } => usize::from(*rank),
             Rep::Heap(d) => d.len(),
         }
     }
@@ -425,7 +449,34 @@ impl TensorShape {
                 let live = dims.get(..usize::from(*rank)).unwrap_or(&[]);
                 DimIter::Inline(live.iter())
             }
+            Rep::Inline16 { rank, dims } => {
+                let live = dims.get(..usize::from(*rank)).unwrap_or(&[]);
+                DimIter::Inline16(live.iter())
+            }
             Rep::Heap(d) => DimIter::Heap(d.iter()),
+        }
+    }
+
+    /// Writes the first `out.len()` dims into `out` as `usize` (dims are
+    /// non-negative); the view path's one read of the shape.
+    #[inline]
+    pub(crate) fn fill_usize(&self, out: &mut [usize]) {
+        match &self.rep {
+            Rep::Inline { dims, .. } => {
+                for (o, &d) in out.iter_mut().zip(dims) {
+                    *o = d as usize;
+                }
+            }
+            Rep::Inline16 { dims, .. } => {
+                for (o, &d) in out.iter_mut().zip(dims) {
+                    *o = usize::from(d);
+                }
+            }
+            Rep::Heap(dims) => {
+                for (o, &d) in out.iter_mut().zip(dims.iter()) {
+                    *o = usize::try_from(d).unwrap_or(usize::MAX);
+                }
+            }
         }
     }
 
@@ -453,10 +504,22 @@ impl TensorShape {
     /// assert_eq!(TensorShape::scalar().num_elements(), 1);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn num_elements(&self) -> i64 {
         // The invariant means this never saturates; saturating avoids a
-        // debug-build overflow panic path all the same.
-        self.iter().fold(1i64, |acc, d| acc.saturating_mul(d))
+        // debug-build overflow panic path all the same. One match, then a
+        // plain loop: this is on every view's path.
+        match &self.rep {
+            Rep::Inline { rank, dims } => dims
+                .iter()
+                .take(usize::from(*rank))
+                .fold(1i64, |acc, &d| acc.saturating_mul(i64::from(d))),
+            Rep::Inline16 { rank, dims } => dims
+                .iter()
+                .take(usize::from(*rank))
+                .fold(1i64, |acc, &d| acc.saturating_mul(i64::from(d))),
+            Rep::Heap(dims) => dims.iter().fold(1i64, |acc, &d| acc.saturating_mul(d)),
+        }
     }
 
     /// The product of the non-zero dims; bounded by the invariant.
@@ -798,7 +861,7 @@ impl TensorShape {
     /// Test hook: whether the dims are stored inline (no heap allocation).
     #[cfg(test)]
     fn is_inline(&self) -> bool {
-        matches!(self.rep, Rep::Inline { .. })
+        matches!(self.rep, Rep::Inline { .. } | Rep::Inline16 { .. })
     }
 }
 
@@ -1399,19 +1462,29 @@ mod tests {
         assert!(ts(&[m]).is_inline());
         assert!(ts(&[1, 2, 3, 4, 5]).is_inline());
         assert!(ts(&[m, 1, 0, 1, 2]).is_inline());
-        assert!(!ts(&[1, 2, 3, 4, 5, 6]).is_inline());
+        // Rank 6 with dims below 2^16 too (TF's Rep16; issue 11, fault 9).
+        assert!(ts(&[1, 2, 3, 4, 5, 6]).is_inline());
+        assert!(ts(&[65535, 0, 3, 4, 5, 6]).is_inline());
+        assert!(!ts(&[65536, 2, 3, 4, 5, 6]).is_inline());
+        assert!(!ts(&[1, 2, 3, 4, 5, 6, 7]).is_inline());
+        assert_eq!(
+            ts(&[65535, 0, 3, 4, 5, 6]).dim_sizes(),
+            vec![65535, 0, 3, 4, 5, 6]
+        );
         assert!(!ts(&[m + 1]).is_inline());
         assert!(!ts(&[0, m + 1]).is_inline());
     }
 
     #[test]
     fn representation_is_normalised_after_mutation() {
-        let mut s = ts(&[1, 2, 3, 4, 5, 6]);
+        let mut s = ts(&[1, 2, 3, 4, 5, 6, 7]);
         assert!(!s.is_inline());
+        s.remove_dim(6).unwrap();
+        assert!(s.is_inline()); // rank 6, 16-bit dims
         s.remove_dim(5).unwrap();
         assert!(s.is_inline());
         assert_eq!(s.dim_sizes(), vec![1, 2, 3, 4, 5]);
-        s.add_dim(7).unwrap();
+        s.add_dim(1 << 20).unwrap();
         assert!(!s.is_inline());
         s.remove_last_dims(1).unwrap();
         assert!(s.is_inline());
@@ -1424,6 +1497,8 @@ mod tests {
         s.add_dim(big).unwrap();
         assert!(!s.is_inline());
         assert_eq!(s.dim_sizes(), vec![1, 2, 3, 4, 5, big]);
+        s.set_dim(5, 6).unwrap();
+        assert!(s.is_inline());
     }
 
     #[test]

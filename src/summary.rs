@@ -274,15 +274,17 @@ struct Summary<'a> {
 
 impl Summary<'_> {
     fn write<T: SummaryElement>(&self, out: &mut Vec<u8>) {
-        // TF reads data only when `limit > 0`.
-        let data: &[T] = if self.limit > 0 {
-            match self.tensor.as_slice::<T>() {
-                Ok(d) => d,
+        // TF reads data only when `limit > 0`. Misaligned elements (a bit
+        // cast of an odd slice) are read through one aligned copy.
+        let flat = if self.limit > 0 {
+            match self.tensor.unaligned_flat::<T>() {
+                Ok(d) => Some(d),
                 Err(_) => return self.write_uninitialized(out),
             }
         } else {
-            &[]
+            None
         };
+        let data: &[T] = flat.as_ref().and_then(|d| d.as_slice()).unwrap_or(&[]);
         match T::LAYOUT {
             Layout::Flat => self.write_flat(out, |i, out| {
                 if let Some(e) = data.get(i) {

@@ -50,6 +50,9 @@ use crate::tensor::{IntoShape, Tensor};
 /// ```
 pub struct TypedTensor<T: Element> {
     tensor: Tensor,
+    /// Elements this handle may use from its start: its own region when
+    /// wrapped, kept by [`TypedTensor::reshape`] (never past the region).
+    capacity: usize,
     _elem: PhantomData<T>,
 }
 
@@ -95,8 +98,10 @@ impl<T: Element> TypedTensor<T> {
     /// Wraps `tensor` after checking the invariant (see the module docs).
     fn wrap(tensor: Tensor) -> Result<Self> {
         tensor.as_slice::<T>()?;
+        let capacity = usize::try_from(tensor.num_elements()).unwrap_or(0);
         Ok(TypedTensor {
             tensor,
+            capacity,
             _elem: PhantomData,
         })
     }
@@ -254,24 +259,7 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_array<D: Dimension>(array: Array<T, D>) -> Result<Self> {
-        let shape = TensorShape::from_usizes(array.shape())?;
-        let n = array.len();
-        if !array.is_standard_layout() {
-            let mut values = crate::buffer::try_vec(n)?;
-            values.extend(array.iter().cloned());
-            return Self::from_vec(shape, values);
-        }
-        let (values, offset) = array.into_raw_vec_and_offset();
-        let start = offset.unwrap_or(0);
-        if start == 0 && values.len() == n {
-            return Self::from_vec(shape, values);
-        }
-        // Standard layout inside a larger allocation (a sliced array).
-        let src = values
-            .get(start..)
-            .and_then(|rest| rest.get(..n))
-            .ok_or_else(|| Error::SizeMismatch(format!("{} vs. {n}", values.len())))?;
-        Self::wrap(Tensor::from_slice(shape, src)?)
+        Self::wrap(Tensor::from_array(array)?)
     }
 
     // ----- queries -----
@@ -328,9 +316,11 @@ impl<T: Element> TypedTensor<T> {
         self.len() == 0
     }
 
-    /// How many elements the buffer holds from this tensor's start: how far
+    /// How many elements this handle may use: how far
     /// [`TypedTensor::reshape`] can grow the shape in place (Sentis'
-    /// `maxCapacity`). 0 when there is no buffer.
+    /// `maxCapacity`). It is the region the handle was made with (a slice's
+    /// own rows, never its parent's), or less after a copy-on-write, which
+    /// copies only the current shape's elements. 0 when there is no buffer.
     ///
     /// ```
     /// let mut t = tftensor::TypedTensor::<f32>::new([10])?;
@@ -339,7 +329,8 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn capacity(&self) -> usize {
-        self.tensor.capacity_elements()
+        // A copy-on-write copies only the current region.
+        self.capacity.min(self.tensor.elements_from_start())
     }
 
     // ----- element access -----
@@ -363,36 +354,15 @@ impl<T: Element> TypedTensor<T> {
             })
     }
 
-    /// The element at flat position `flat`. POD elements are cast one at a
-    /// time, so a `bool` read checks one byte, not the whole tensor.
+    /// The element at flat position `flat`. One element is checked, so a
+    /// `bool` read checks one byte, not the whole tensor.
     fn element(&self, flat: usize) -> Option<&T> {
-        if !T::DTYPE.can_use_memcpy() {
-            return self.as_slice().get(flat);
-        }
-        let size = std::mem::size_of::<T>();
-        let start = flat.checked_mul(size)?;
-        let bytes = self
-            .tensor
-            .raw_bytes()
-            .ok()?
-            .get(start..start.checked_add(size)?)?;
-        T::cast_bytes(bytes)?.first()
+        self.tensor.element::<T>(flat)
     }
 
     /// Mutable twin of `element`, after copy-on-write.
     fn element_mut(&mut self, flat: usize) -> Result<Option<&mut T>> {
-        if !T::DTYPE.can_use_memcpy() {
-            return Ok(self.tensor.as_mut_slice::<T>()?.get_mut(flat));
-        }
-        let size = std::mem::size_of::<T>();
-        let bytes = self.tensor.raw_bytes_mut()?;
-        let range = flat
-            .checked_mul(size)
-            .and_then(|start| Some(start..start.checked_add(size)?));
-        Ok(range
-            .and_then(|r| bytes.get_mut(r))
-            .and_then(T::cast_bytes_mut)
-            .and_then(|s| s.first_mut()))
+        self.tensor.element_mut::<T>(flat)
     }
 
     /// The element at `index` (one coordinate per dimension), or `None` for
@@ -561,6 +531,7 @@ impl<T: Element> TypedTensor<T> {
         // A fresh aligned copy of valid elements keeps the invariant.
         Ok(TypedTensor {
             tensor: self.tensor.deep_copy()?,
+            capacity: self.len(),
             _elem: PhantomData,
         })
     }
@@ -695,18 +666,9 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_array(self) -> ArrayD<T> {
-        let dims = self.tensor.shape().to_usize_vec();
-        let values = match self.tensor.try_take_vec::<T>() {
-            Ok(values) => values,
-            Err(tensor) => tensor
-                .as_slice::<T>()
-                .map(<[T]>::to_vec)
-                .unwrap_or_default(),
-        };
-        // Cannot fail: `values` holds exactly the shape's elements. The
-        // empty array only keeps this path panic-free.
-        Array::from_shape_vec(IxDyn(&dims), values)
-            .unwrap_or_else(|_| Array::from_vec(Vec::new()).into_dyn())
+        // Cannot fail: the invariant makes the elements readable as `T`.
+        // The empty array only keeps this path panic-free.
+        ArrayD::try_from(self.tensor).unwrap_or_else(|_| Array::from_vec(Vec::new()).into_dyn())
     }
 }
 
@@ -721,6 +683,7 @@ impl<T: Element> Clone for TypedTensor<T> {
     fn clone(&self) -> Self {
         TypedTensor {
             tensor: self.tensor.clone(),
+            capacity: self.capacity,
             _elem: PhantomData,
         }
     }
@@ -834,6 +797,65 @@ impl<T: Element, const N: usize> IndexMut<[usize; N]> for TypedTensor<T> {
             Err(e) => write_panic(&e),
         }
     }
+}
+
+impl<T: Element> Index<usize> for TypedTensor<T> {
+    type Output = T;
+
+    /// The element at flat (row-major) offset `i`, whatever the rank, as
+    /// Sentis' `t[i]`.
+    ///
+    /// # Panics
+    /// If `i >= len()`, like slice indexing. [`TypedTensor::as_slice`]
+    /// with `.get(i)` returns `None` instead.
+    ///
+    /// ```
+    /// let t = tftensor::TypedTensor::from_fn([2, 3], |i| i as u8)?;
+    /// assert_eq!(t[4], 4);
+    /// assert_eq!(t[4], t[[1, 1]]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        match self.element(i) {
+            Some(v) => v,
+            None => index_panic(&[i], &flat_shape(self.len())),
+        }
+    }
+}
+
+impl<T: Element> IndexMut<usize> for TypedTensor<T> {
+    /// The element at flat offset `i`, writable (copy-on-write first if the
+    /// buffer is shared).
+    ///
+    /// # Panics
+    /// As `Index<usize>`, or if the copy-on-write cannot allocate.
+    ///
+    /// ```
+    /// let mut t = tftensor::TypedTensor::<i32>::new([2, 2])?;
+    /// for i in 0..t.len() {
+    ///     t[i] = i as i32;
+    /// }
+    /// assert_eq!(t[[1, 0]], 2);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        let len = self.len();
+        if i >= len {
+            index_panic(&[i], &flat_shape(len))
+        }
+        match self.element_mut(i) {
+            Ok(Some(v)) => v,
+            Ok(None) => write_panic(&Error::OutOfRange(format!("index {i}"))),
+            Err(e) => write_panic(&e),
+        }
+    }
+}
+
+/// The 1-D shape of `n` elements, for the flat index's panic message.
+fn flat_shape(n: usize) -> TensorShape {
+    TensorShape::from_usizes(&[n]).unwrap_or_default()
 }
 
 impl<T: Element> From<TypedTensor<T>> for Tensor {

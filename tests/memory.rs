@@ -40,13 +40,16 @@ fn tensor_is_at_most_48_bytes() {
 
 #[test]
 fn tensor_shape_up_to_rank_4_never_allocates() {
-    let shapes: [&[i64]; 6] = [
+    let shapes: [&[i64]; 8] = [
         &[],
         &[7],
         &[2, 3],
         &[2, 3, 4],
         &[1 << 20, 3, 4, 5],
         &[0, 0, 0, 0],
+        // Rank 6 with dims below 2^16 (TF's Rep16; issue 11, fault 9).
+        &[2, 3, 4, 5, 6, 7],
+        &[65535, 1, 1, 1, 1, 65535],
     ];
     for dims in shapes {
         let (bytes, shape) = allocated(|| TensorShape::new(dims).unwrap());
@@ -58,6 +61,8 @@ fn tensor_shape_up_to_rank_4_never_allocates() {
     }
     let (bytes, _) = allocated(|| TensorShape::new(&[2, 3, 4, 5]).unwrap());
     report("TensorShape::new(rank 4)", bytes);
+    let (bytes, _) = allocated(|| TensorShape::new(&[2, 3, 4, 5, 6, 7]).unwrap());
+    report("TensorShape::new(rank 6, dims < 2^16)", bytes);
     // Past the inline form a shape does allocate; shown for contrast.
     let (bytes, _) = allocated(|| TensorShape::new(&[1, 2, 3, 4, 5, 6, 7, 8]).unwrap());
     report("TensorShape::new(rank 8)", bytes);

@@ -312,7 +312,7 @@ fn tensor_reshape_test_reshape() {
             let sizes: &[i64] = &$sizes;
             let us = usizes(sizes);
             check_reshape(t.shaped::<f32, $D>(sizes).unwrap(), &us);
-            check_reshape(t.unaligned_shaped::<f32, $D>(sizes).unwrap(), &us);
+            check_reshape(t.unaligned_shaped::<f32, $D>(sizes).unwrap().view(), &us);
             check_reshape(t.bit_casted_shaped::<f32, $D>(sizes).unwrap(), &us);
             check_reshape(t.bit_casted_shaped::<i32, $D>(sizes).unwrap(), &us);
             // The non-const overloads: writable views over the same buffer.

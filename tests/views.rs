@@ -43,11 +43,11 @@ fn every_accessor<T: Sample>() {
     check_view(t.tensor::<T, IxDyn>().unwrap(), &[2, 3, 4], &vals, p);
     check_view(t.view::<T>().unwrap(), &[2, 3, 4], &vals, p);
     check_view(t.flat::<T>().unwrap(), &[24], &vals, p);
-    check_view(t.unaligned_flat::<T>().unwrap(), &[24], &vals, p);
+    check_view(t.unaligned_flat::<T>().unwrap().view(), &[24], &vals, p);
     check_view(t.shaped::<T, Ix2>(&[6, 4]).unwrap(), &[6, 4], &vals, p);
     check_view(t.shaped::<T, IxDyn>(&[24]).unwrap(), &[24], &vals, p);
     check_view(
-        t.unaligned_shaped::<T, Ix4>(&[2, 3, 2, 2]).unwrap(),
+        t.unaligned_shaped::<T, Ix4>(&[2, 3, 2, 2]).unwrap().view(),
         &[2, 3, 2, 2],
         &vals,
         p,

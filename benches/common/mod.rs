@@ -94,6 +94,20 @@ fn selected(name: &str) -> bool {
     }
 }
 
+/// `TFTENSOR_BENCH_PAIRED_ONLY=1`: skip the criterion measurements and run
+/// only the interleaved A/B ratios (what BENCHMARKS.md reports).
+pub fn paired_only() -> bool {
+    std::env::var("TFTENSOR_BENCH_PAIRED_ONLY").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// `TFTENSOR_BENCH_ROUNDS=N`: A/B rounds per pair (default 51, short 15).
+fn rounds_override() -> Option<usize> {
+    std::env::var("TFTENSOR_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+}
+
 /// Interleaved A/B ratio of `a`'s time to `b`'s: rounds of `n` calls of
 /// each, alternating which goes first, and the median of the per-round
 /// ratios. Load from other processes drifts over seconds, which skews two
@@ -109,9 +123,10 @@ pub fn paired<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(
     use std::time::Instant;
 
     let rounds = match mode() {
+        Mode::Test => return None,
+        _ if rounds_override().is_some() => rounds_override().unwrap_or(15),
         Mode::Full => 51,
         Mode::Short => 15,
-        Mode::Test => return None,
     };
     if !selected(name) {
         return None;

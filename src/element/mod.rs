@@ -19,7 +19,7 @@ use bytes::Bytes;
 use half::{bf16, f16};
 use num_complex::Complex;
 
-use crate::buffer::RootBuffer;
+use crate::buffer::{Repr, Stored};
 use crate::dtype::DataType;
 
 /// A Rust type that is the element type of one [`DataType`].
@@ -37,7 +37,7 @@ use crate::dtype::DataType;
 /// assert_eq!(<bytes::Bytes as Element>::DTYPE, DataType::String);
 /// ```
 pub trait Element:
-    sealed::Sealed + Clone + Default + Send + Sync + std::fmt::Debug + 'static
+    sealed::Sealed + Stored + Clone + Default + Send + Sync + std::fmt::Debug + 'static
 {
     /// The dtype whose elements have this type.
     const DTYPE: DataType;
@@ -53,68 +53,31 @@ pub trait Element:
 pub trait PodElement: Element + Copy {}
 
 pub(crate) mod sealed {
-    use super::RootBuffer;
-
-    /// Crate-internal access to a buffer's elements. Not nameable outside
-    /// the crate, which seals [`Element`](super::Element).
-    pub trait Sealed: Sized {
-        /// Views raw bytes as elements; `None` for non-POD types, a
-        /// misaligned or ragged slice, or (for bool) a byte other than 0/1.
-        fn cast_bytes(_bytes: &[u8]) -> Option<&[Self]> {
-            None
-        }
-        /// Mutable twin of `cast_bytes`.
-        fn cast_bytes_mut(_bytes: &mut [u8]) -> Option<&mut [Self]> {
-            None
-        }
-        /// The elements of a typed (non-POD) root.
-        fn typed(_root: &RootBuffer) -> Option<&[Self]> {
-            None
-        }
-        /// Mutable twin of `typed`.
-        fn typed_mut(_root: &mut RootBuffer) -> Option<&mut [Self]> {
-            None
-        }
-        /// Wraps owned elements as a typed root; `Err` gives the vector back
-        /// for POD types, which are copied into an aligned byte buffer.
-        fn into_typed_root(v: Vec<Self>) -> Result<RootBuffer, Vec<Self>> {
-            Err(v)
-        }
-        /// The elements as bytes, for POD types.
-        fn as_bytes(_v: &[Self]) -> Option<&[u8]> {
-            None
-        }
-        /// Adopts a `Vec` of `bytemuck::Pod` elements as a root without a
-        /// copy; `Err` gives it back (bool, non-POD).
-        fn adopt_pod_vec(v: Vec<Self>) -> Result<RootBuffer, Vec<Self>> {
-            Err(v)
-        }
-    }
+    /// Not nameable outside the crate, which seals [`Element`](super::Element).
+    pub trait Sealed {}
 }
 
-/// POD elements: bytemuck does every cast, with size and alignment checked.
+/// POD elements: any bit pattern is valid (checked at compile time by the
+/// `bytemuck::Pod` bound below), so the buffer may hold them as bytes.
 macro_rules! pod_element {
     ($($t:ty => $dt:ident),* $(,)?) => {$(
         impl Element for $t {
             const DTYPE: DataType = DataType::$dt;
         }
         impl PodElement for $t {}
-        impl sealed::Sealed for $t {
-            fn cast_bytes(bytes: &[u8]) -> Option<&[Self]> {
-                bytemuck::try_cast_slice(bytes).ok()
-            }
-            fn cast_bytes_mut(bytes: &mut [u8]) -> Option<&mut [Self]> {
-                bytemuck::try_cast_slice_mut(bytes).ok()
-            }
-            fn as_bytes(v: &[Self]) -> Option<&[u8]> {
-                Some(bytemuck::cast_slice(v))
-            }
-            fn adopt_pod_vec(v: Vec<Self>) -> Result<RootBuffer, Vec<Self>> {
-                Ok(RootBuffer::Vec(Box::new(v)))
-            }
+        impl sealed::Sealed for $t {}
+        // SAFETY: `$t` is `bytemuck::Pod`, which `assert_pod` checks.
+        unsafe impl Stored for $t {
+            const REPR: Repr = {
+                assert_pod::<$t>();
+                Repr::Pod
+            };
         }
     )*};
 }
+
+/// Compile-time proof that `T` is `bytemuck::Pod`.
+const fn assert_pod<T: bytemuck::Pod>() {}
 
 pod_element! {
     f32 => Float, f64 => Double, i32 => Int32, u8 => UInt8, i16 => Int16, i8 => Int8,
@@ -126,57 +89,36 @@ pod_element! {
     Int4 => Int4, UInt4 => UInt4,
 }
 
-// bool is one byte but only 0 and 1 are valid, so casts go through bytemuck's
-// checked casts, which reject any other byte instead of creating an invalid
-// bool.
+// bool is one byte but only 0 and 1 are valid: the buffer checks every
+// byte before it hands out bools.
 impl Element for bool {
     const DTYPE: DataType = DataType::Bool;
 }
 impl PodElement for bool {}
-impl sealed::Sealed for bool {
-    fn cast_bytes(bytes: &[u8]) -> Option<&[Self]> {
-        bytemuck::checked::try_cast_slice(bytes).ok()
-    }
-    fn cast_bytes_mut(bytes: &mut [u8]) -> Option<&mut [Self]> {
-        bytemuck::checked::try_cast_slice_mut(bytes).ok()
-    }
-    fn as_bytes(v: &[Self]) -> Option<&[u8]> {
-        Some(bytemuck::cast_slice(v))
-    }
-    // `adopt_pod_vec` stays `Err`: bool is not `Pod`, and writes through raw
-    // bytes of an adopted `Vec<bool>` could create invalid bools.
+impl sealed::Sealed for bool {}
+// SAFETY: `Repr::Bool` is for `bool`.
+unsafe impl Stored for bool {
+    const REPR: Repr = Repr::Bool;
 }
 
-/// Non-POD elements live in a typed root of their own.
+/// Non-POD elements live in a `Vec` of their own.
 macro_rules! typed_element {
-    ($($t:ty => $dt:ident, $variant:ident;)*) => {$(
+    ($($t:ty => $dt:ident;)*) => {$(
         impl Element for $t {
             const DTYPE: DataType = DataType::$dt;
         }
-        impl sealed::Sealed for $t {
-            fn typed(root: &RootBuffer) -> Option<&[Self]> {
-                match root {
-                    RootBuffer::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn typed_mut(root: &mut RootBuffer) -> Option<&mut [Self]> {
-                match root {
-                    RootBuffer::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            fn into_typed_root(v: Vec<Self>) -> Result<RootBuffer, Vec<Self>> {
-                Ok(RootBuffer::$variant(v))
-            }
+        impl sealed::Sealed for $t {}
+        // SAFETY: `Repr::Typed` promises nothing about bytes.
+        unsafe impl Stored for $t {
+            const REPR: Repr = Repr::Typed;
         }
     )*};
 }
 
 typed_element! {
-    Bytes => String, Strings;
-    ResourceHandle => Resource, Resources;
-    Variant => Variant, Variants;
+    Bytes => String;
+    ResourceHandle => Resource;
+    Variant => Variant;
 }
 
 /// Runs `$body` with `$T` bound to the element type of `$dtype`; evaluates
@@ -330,7 +272,7 @@ mod tests {
             let (d, size, pod) = dispatch_dtype!(dt, T => (
                 <T as Element>::DTYPE,
                 std::mem::size_of::<T>(),
-                <T as sealed::Sealed>::as_bytes(&[]).is_some()
+                <T as Stored>::REPR != Repr::Typed
             ), _ => unreachable!());
             assert_eq!(d, dt);
             assert_eq!(pod, dt.can_use_memcpy(), "{dt}");
@@ -341,25 +283,5 @@ mod tests {
         let other =
             dispatch_dtype!(DataType::Invalid, T => <T as Element>::DTYPE, _ => DataType::Invalid);
         assert_eq!(other, DataType::Invalid);
-    }
-
-    #[test]
-    fn bool_cast_rejects_invalid_bytes() {
-        use sealed::Sealed;
-        assert_eq!(bool::cast_bytes(&[0, 1, 1]), Some(&[false, true, true][..]));
-        assert_eq!(bool::cast_bytes(&[0, 2]), None);
-        let mut b = [1u8, 0];
-        assert_eq!(bool::cast_bytes_mut(&mut b).map(|s| s.len()), Some(2));
-        assert_eq!(bool::cast_bytes_mut(&mut [7u8]).map(|s| s.len()), None);
-    }
-
-    #[test]
-    fn pod_cast_checks_alignment_and_length() {
-        use sealed::Sealed;
-        let words = [1u32, 2, 3];
-        let bytes: &[u8] = bytemuck::cast_slice(&words);
-        assert_eq!(u32::cast_bytes(bytes), Some(&words[..]));
-        assert_eq!(u32::cast_bytes(&bytes[1..5]), None);
-        assert_eq!(u32::cast_bytes(&bytes[..5]), None);
     }
 }

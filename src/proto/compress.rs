@@ -75,7 +75,7 @@ fn compress<T: ProtoElement>(proto: &mut TensorProto, n: i64, ratio: f32) -> boo
 
 /// An element's bytes, for bitwise comparison (all compressed dtypes are POD).
 fn bits<T: ProtoElement>(v: &T) -> &[u8] {
-    T::as_bytes(std::slice::from_ref(v)).unwrap_or(&[])
+    crate::buffer::as_bytes(std::slice::from_ref(v))
 }
 
 /// TF's `static_cast<int64_t>(bytes / min_compression_ratio)`: a float

@@ -1,19 +1,23 @@
 //! [`Tensor`]: a dtype and a shape over a refcounted buffer, with TF's
 //! constructors, queries and buffer-sharing operations.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::buffer::{
-    default_allocator, AllocationDescription, Allocator, RawBuffer, RawBufferHandle, RootBuffer,
-    ALIGNMENT,
-};
+use crate::buffer::{default_allocator, AllocationDescription, Allocator, Root, ALIGNMENT};
 use crate::dtype::DataType;
 use crate::element::{dispatch_dtype, Element, ResourceHandle, Variant};
 use crate::error::{Error, Result};
 use crate::shape::TensorShape;
+
+mod access;
+mod convert;
+mod sharing;
+mod tensor_mut;
+mod views;
+
+pub use tensor_mut::{ChunksMut, TensorMut};
 
 /// Something that can become a [`TensorShape`]: a `TensorShape`, an array,
 /// slice or `Vec` of `i64`, or a slice of `usize`. Conversions are checked.
@@ -72,10 +76,11 @@ impl IntoShape for &[usize] {
 
 /// A shared region of a root buffer. `offset` counts bytes for POD roots
 /// and elements for typed roots; the length follows from the tensor's
-/// shape and dtype.
+/// shape and dtype. Invariant: the region lies inside the root, and the
+/// root holds bytes for a POD dtype and the dtype's elements otherwise.
 #[derive(Clone)]
 pub(crate) struct Buf {
-    pub(crate) root: Arc<RootBuffer>,
+    pub(crate) root: Arc<Root>,
     pub(crate) offset: usize,
 }
 
@@ -101,9 +106,9 @@ pub(crate) struct Buf {
 /// assert_eq!(a.shape().to_string(), "[2,3]");
 /// ```
 pub struct Tensor {
-    pub(crate) dtype: DataType,
-    pub(crate) shape: TensorShape,
-    pub(crate) buf: Option<Buf>,
+    dtype: DataType,
+    shape: TensorShape,
+    buf: Option<Buf>,
 }
 
 impl Default for Tensor {
@@ -135,6 +140,9 @@ impl Clone for Tensor {
         }
     }
 }
+
+/// TF's `sizeof(tstring)`, which its byte counts use per string.
+const TSTRING_SIZE: usize = 24;
 
 /// Bytes for `n` elements of `dtype`, checked.
 pub(crate) fn byte_len(dtype: DataType, n: i64) -> Result<usize> {
@@ -217,18 +225,15 @@ impl Tensor {
         let count =
             usize::try_from(n).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
         let root = match dtype {
-            DataType::String => RootBuffer::Strings(try_filled(count)?),
-            DataType::Resource => RootBuffer::Resources(try_filled(count)?),
-            DataType::Variant => RootBuffer::Variants(try_filled(count)?),
-            _ => RootBuffer::Allocated(RawBufferHandle(RawBuffer::zeroed(
-                allocator,
-                byte_len(dtype, n)?,
-            )?)),
+            DataType::String => Root::from_vec(allocator, try_filled::<Bytes>(count)?)?,
+            DataType::Resource => Root::from_vec(allocator, try_filled::<ResourceHandle>(count)?)?,
+            DataType::Variant => Root::from_vec(allocator, try_filled::<Variant>(count)?)?,
+            _ => Root::zeroed(allocator, byte_len(dtype, n)?)?,
         };
         Ok(Tensor::with_root(dtype, shape, root))
     }
 
-    pub(crate) fn with_root(dtype: DataType, shape: TensorShape, root: RootBuffer) -> Tensor {
+    fn with_root(dtype: DataType, shape: TensorShape, root: Root) -> Tensor {
         Tensor {
             dtype,
             shape,
@@ -288,12 +293,9 @@ impl Tensor {
         // reported by `is_aligned`.
         let elem_align = dispatch_dtype!(dtype, T => std::mem::align_of::<T>(), _ => 1);
         let root = if (bytes.as_ptr() as usize) % elem_align == 0 {
-            RootBuffer::External(bytes)
+            Root::external(bytes)
         } else {
-            RootBuffer::Allocated(RawBufferHandle(RawBuffer::copy_of(
-                &default_allocator(),
-                &bytes,
-            )?))
+            Root::copy_of(&default_allocator(), &bytes)?
         };
         Ok(Tensor::with_root(dtype, shape, root))
     }
@@ -322,13 +324,7 @@ impl Tensor {
                 buf: None,
             });
         }
-        let root = match T::into_typed_root(values) {
-            Ok(root) => root,
-            Err(values) => match T::adopt_pod_vec(values) {
-                Ok(root) => root,
-                Err(values) => pod_root_copy(&values)?,
-            },
-        };
+        let root = Root::from_vec(&default_allocator(), values)?;
         Ok(Tensor::with_root(T::DTYPE, shape, root))
     }
 
@@ -354,12 +350,7 @@ impl Tensor {
                 buf: None,
             });
         }
-        let root = if T::DTYPE.can_use_memcpy() {
-            pod_root_copy(values)?
-        } else {
-            T::into_typed_root(values.to_vec())
-                .map_err(|_| Error::UnsupportedDataType(T::DTYPE.to_string()))?
-        };
+        let root = Root::from_slice(&default_allocator(), values)?;
         Ok(Tensor::with_root(T::DTYPE, shape, root))
     }
 
@@ -471,13 +462,13 @@ impl Tensor {
     pub fn data_ptr(&self) -> Option<*const u8> {
         let buf = self.buf.as_ref()?;
         let base = buf.root.data_ptr();
-        let bytes = match &*buf.root {
-            RootBuffer::Strings(_) => buf.offset * std::mem::size_of::<Bytes>(),
-            RootBuffer::Resources(_) => buf.offset * std::mem::size_of::<ResourceHandle>(),
-            RootBuffer::Variants(_) => buf.offset * std::mem::size_of::<Variant>(),
-            _ => buf.offset,
+        let unit = match self.dtype {
+            DataType::String => std::mem::size_of::<Bytes>(),
+            DataType::Resource => std::mem::size_of::<ResourceHandle>(),
+            DataType::Variant => std::mem::size_of::<Variant>(),
+            _ => 1,
         };
-        Some(base.wrapping_add(bytes))
+        Some(base.wrapping_add(buf.offset.wrapping_mul(unit)))
     }
 
     /// TF's `SharesBufferWith`: both have buffers with the same root.
@@ -536,7 +527,7 @@ impl Tensor {
                 .map(|s| {
                     s.iter()
                         .map(Bytes::len)
-                        .fold(s.len().saturating_mul(24), usize::saturating_add)
+                        .fold(s.len().saturating_mul(TSTRING_SIZE), usize::saturating_add)
                 })
                 .unwrap_or(0),
             DataType::Resource => self.region_len() * std::mem::size_of::<ResourceHandle>(),
@@ -577,12 +568,16 @@ impl Tensor {
     pub fn allocation_description(&self) -> Option<AllocationDescription> {
         let buf = self.buf.as_ref()?;
         let root = &buf.root;
-        let requested = match &**root {
-            RootBuffer::Strings(_) | RootBuffer::Resources(_) | RootBuffer::Variants(_) => {
-                root.len() * self.dtype.size().max(1)
-            }
-            _ => root.len(),
+        // TF's buffer size: `sizeof(T)` per element for the typed dtypes
+        // (24 for a `tstring`; the Rust element size for the other two).
+        let unit = match self.dtype {
+            _ if root.is_bytes() => 1,
+            DataType::String => TSTRING_SIZE,
+            DataType::Resource => std::mem::size_of::<ResourceHandle>(),
+            DataType::Variant => std::mem::size_of::<Variant>(),
+            _ => 1,
         };
+        let requested = root.len().saturating_mul(unit);
         let (allocated, id) = root.allocated_bytes_if_tracked().unwrap_or((0, 0));
         Some(AllocationDescription {
             requested_bytes: i64::try_from(requested).unwrap_or(i64::MAX),
@@ -626,10 +621,10 @@ impl Tensor {
         self.shape = shape;
     }
 
-    /// Elements the buffer holds from this tensor's offset on (0 without a
-    /// buffer): how far the shape can grow in place, as Sentis' `Reshape`
-    /// allows.
-    pub(crate) fn capacity_elements(&self) -> usize {
+    /// Elements the buffer holds from this tensor's start (0 without a
+    /// buffer). Only an upper bound for a handle's own capacity: a tensor
+    /// never reaches past its own region.
+    pub(crate) fn elements_from_start(&self) -> usize {
         let Some(b) = &self.buf else {
             return 0;
         };
@@ -646,34 +641,28 @@ impl Tensor {
     /// all of it; otherwise returns `self` unchanged.
     pub(crate) fn try_take_vec<T: Element>(mut self) -> std::result::Result<Vec<T>, Tensor> {
         // Check the element type before unwrapping: a bitcast tensor can
-        // hold another type's `Vec`, which the downcast below would lose.
-        let takeable = match &self.buf {
-            Some(b) => {
-                b.offset == 0
-                    && self.region_len() == b.root.len()
-                    && matches!(&*b.root, RootBuffer::Vec(v) if v.as_any().is::<Vec<T>>())
-            }
-            None => false,
-        };
-        if !takeable || T::DTYPE != self.dtype {
+        // hold another type's `Vec`, which would be handed back wrongly.
+        let takeable = T::DTYPE == self.dtype
+            && self.buf.as_ref().is_some_and(|b| {
+                b.offset == 0 && self.region_len() == b.root.len() && b.root.holds_vec_of::<T>()
+            });
+        if !takeable {
             return Err(self);
         }
         let Some(buf) = self.buf.take() else {
             return Err(self);
         };
         match Arc::try_unwrap(buf.root) {
-            Ok(RootBuffer::Vec(v)) => match v.into_any().downcast::<Vec<T>>() {
-                Ok(v) => Ok(*v),
-                // Unreachable: the element type was checked above.
-                Err(_) => Err(self),
+            Ok(root) => match root.into_vec::<T>() {
+                Ok(v) => Ok(v),
+                Err(root) => {
+                    self.buf = Some(Buf {
+                        root: Arc::new(root),
+                        offset: 0,
+                    });
+                    Err(self)
+                }
             },
-            Ok(root) => {
-                self.buf = Some(Buf {
-                    root: Arc::new(root),
-                    offset: 0,
-                });
-                Err(self)
-            }
             Err(root) => {
                 self.buf = Some(Buf {
                     root,
@@ -700,38 +689,6 @@ fn check_len(shape: &TensorShape, len: usize) -> Result<()> {
     } else {
         Err(Error::SizeMismatch(format!("{len} vs. {n}")))
     }
-}
-
-/// An aligned byte root holding a copy of POD `values`.
-fn pod_root_copy<T: Element>(values: &[T]) -> Result<RootBuffer> {
-    let bytes = T::as_bytes(values)
-        .ok_or_else(|| Error::UnsupportedDataType(format!("{} is not a POD dtype", T::DTYPE)))?;
-    Ok(RootBuffer::Allocated(RawBufferHandle(RawBuffer::copy_of(
-        &default_allocator(),
-        bytes,
-    )?)))
-}
-
-/// A private copy of `range` of `root`, for copy-on-write.
-pub(crate) fn copy_region(root: &RootBuffer, range: Range<usize>) -> Result<RootBuffer> {
-    copy_region_with(root, range, &root.allocator())
-}
-
-pub(crate) fn copy_region_with(
-    root: &RootBuffer,
-    range: Range<usize>,
-    allocator: &Arc<dyn Allocator>,
-) -> Result<RootBuffer> {
-    let bad = || Error::OutOfRange("tensor region outside its buffer".into());
-    Ok(match root {
-        RootBuffer::Strings(v) => RootBuffer::Strings(v.get(range).ok_or_else(bad)?.to_vec()),
-        RootBuffer::Resources(v) => RootBuffer::Resources(v.get(range).ok_or_else(bad)?.to_vec()),
-        RootBuffer::Variants(v) => RootBuffer::Variants(v.get(range).ok_or_else(bad)?.to_vec()),
-        pod => {
-            let src = pod.bytes().and_then(|b| b.get(range)).ok_or_else(bad)?;
-            RootBuffer::Allocated(RawBufferHandle(RawBuffer::copy_of(allocator, src)?))
-        }
-    })
 }
 
 impl PartialEq for Tensor {
@@ -878,16 +835,6 @@ mod tests {
         let u = t.clone();
         assert!(t.try_take_vec::<f32>().is_err());
         drop(u);
-    }
-
-    #[test]
-    fn capacity_counts_elements_from_the_offset() {
-        let t = Tensor::from_vec([5, 2], (0..10).collect::<Vec<i32>>()).unwrap();
-        assert_eq!(t.capacity_elements(), 10);
-        assert_eq!(t.slice(2, 4).unwrap().capacity_elements(), 6);
-        let s = Tensor::from_vec([3], vec![Bytes::new(), Bytes::new(), Bytes::new()]).unwrap();
-        assert_eq!(s.sub_slice(1).unwrap().capacity_elements(), 2);
-        assert_eq!(Tensor::default().capacity_elements(), 0);
     }
 
     #[test]

@@ -2,20 +2,23 @@
 //! [`CpuAllocator`], the counting [`TrackingAllocator`], and the refcounted
 //! buffers tensors share.
 //!
-//! This is the only module that touches raw memory; every `unsafe` block in
-//! the crate's buffer handling lives here.
+//! This is the only module that touches raw memory: the allocators here,
+//! and in [`root`] the shared root buffer and the one path from its memory
+//! to typed slices and views.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use bytes::Bytes;
-
-use crate::element::{ResourceHandle, Variant};
 use crate::error::{Error, Result};
+
+mod root;
+
+pub(crate) use root::{as_bytes, Exclusive, RegionError, Root};
+pub use root::{Repr, Stored};
 
 /// The alignment every [`CpuAllocator`] allocation has: TF's
 /// `Allocator::kAllocatorAlignment` (and `EIGEN_MAX_ALIGN_BYTES` on AVX-512).
@@ -322,231 +325,6 @@ pub struct AllocationDescription {
     pub ptr: u64,
 }
 
-static NEXT_ALLOCATION_ID: AtomicI64 = AtomicI64::new(1);
-
-/// An owned, aligned, initialized byte allocation from an [`Allocator`].
-pub(crate) struct RawBuffer {
-    ptr: NonNull<u8>,
-    len: usize,
-    layout: Layout,
-    allocator: Arc<dyn Allocator>,
-    id: i64,
-}
-
-// SAFETY: RawBuffer owns its allocation exclusively, like a Box<[u8]>;
-// shared access only reads and writing needs `&mut RawBuffer`.
-unsafe impl Send for RawBuffer {}
-// SAFETY: as above; `&RawBuffer` only hands out `&[u8]`.
-unsafe impl Sync for RawBuffer {}
-
-impl RawBuffer {
-    /// Allocates `len > 0` bytes and fills them with `fill` (which must
-    /// write every byte of the slice it is given).
-    fn allocate_with(
-        allocator: &Arc<dyn Allocator>,
-        len: usize,
-        init: impl FnOnce(NonNull<u8>),
-    ) -> Result<RawBuffer> {
-        let layout = Layout::from_size_align(len.max(1), ALIGNMENT)
-            .map_err(|_| Error::AllocationFailed { bytes: len })?;
-        let ptr = allocator
-            .allocate(layout)
-            .ok_or(Error::AllocationFailed { bytes: len })?;
-        init(ptr);
-        let id = if allocator.tracks_allocation_sizes() {
-            NEXT_ALLOCATION_ID.fetch_add(1, Ordering::Relaxed)
-        } else {
-            0
-        };
-        Ok(RawBuffer {
-            ptr,
-            len,
-            layout,
-            allocator: Arc::clone(allocator),
-            id,
-        })
-    }
-
-    /// `len` zero bytes.
-    pub(crate) fn zeroed(allocator: &Arc<dyn Allocator>, len: usize) -> Result<RawBuffer> {
-        // SAFETY: `ptr` is valid for `layout.size() >= len` bytes (the
-        // Allocator contract), so writing `len` bytes stays in bounds.
-        Self::allocate_with(allocator, len, |ptr| unsafe {
-            std::ptr::write_bytes(ptr.as_ptr(), 0, len)
-        })
-    }
-
-    /// A copy of `src` (one memcpy, no zeroing first).
-    pub(crate) fn copy_of(allocator: &Arc<dyn Allocator>, src: &[u8]) -> Result<RawBuffer> {
-        // SAFETY: `ptr` is valid for `src.len()` bytes (the Allocator
-        // contract), and a fresh allocation cannot overlap `src`.
-        Self::allocate_with(allocator, src.len(), |ptr| unsafe {
-            std::ptr::copy_nonoverlapping(src.as_ptr(), ptr.as_ptr(), src.len())
-        })
-    }
-
-    pub(crate) fn as_slice(&self) -> &[u8] {
-        // SAFETY: `ptr` points to `len` bytes we own, all initialized at
-        // construction (zeroed or copied), and `&self` forbids writes.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-
-    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
-        // SAFETY: as in `as_slice`, and `&mut self` makes the access unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for RawBuffer {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` came from `allocator.allocate(layout)` and is freed
-        // exactly once, here.
-        unsafe { self.allocator.deallocate(self.ptr, self.layout) }
-    }
-}
-
-/// What a buffer holds: raw bytes for the POD dtypes, typed elements for
-/// string, resource and variant (which cannot live in raw bytes soundly).
-pub enum RootBuffer {
-    /// Aligned bytes from an [`Allocator`].
-    Allocated(RawBufferHandle),
-    /// Bytes adopted without a copy (e.g. a decoded proto's
-    /// `tensor_content`); read-only, written only after copy-on-write.
-    External(Bytes),
-    /// A `Vec` of POD elements adopted without a copy (`from_vec`), so it
-    /// can be handed back without a copy too.
-    Vec(Box<dyn PodVec>),
-    /// `DT_STRING` elements.
-    Strings(Vec<Bytes>),
-    /// `DT_RESOURCE` elements.
-    Resources(Vec<ResourceHandle>),
-    /// `DT_VARIANT` elements.
-    Variants(Vec<Variant>),
-}
-
-/// A type-erased `Vec<T>` of a POD element type, seen as bytes. Only
-/// `bytemuck::Pod` element types implement it, so any bytes written through
-/// `bytes_mut` are valid elements (`bool` is not `Pod` and is never adopted).
-pub trait PodVec: Send + Sync + 'static {
-    /// The elements' bytes.
-    fn bytes(&self) -> &[u8];
-    /// The elements' bytes, writable.
-    fn bytes_mut(&mut self) -> &mut [u8];
-    /// For handing the `Vec<T>` back (downcast).
-    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
-    /// For checking the `Vec`'s element type before taking it.
-    fn as_any(&self) -> &dyn std::any::Any;
-}
-
-impl<T: bytemuck::Pod + Send + Sync> PodVec for Vec<T> {
-    fn bytes(&self) -> &[u8] {
-        bytemuck::cast_slice(self)
-    }
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        bytemuck::cast_slice_mut(self)
-    }
-    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
-        self
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
-/// Opaque wrapper so the crate-private `RawBuffer` can sit in a public enum
-/// that lives in a private module.
-pub struct RawBufferHandle(pub(crate) RawBuffer);
-
-impl fmt::Debug for RootBuffer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RootBuffer::Allocated(b) => {
-                write!(f, "Allocated({} bytes, {})", b.0.len, b.0.allocator.name())
-            }
-            RootBuffer::External(b) => write!(f, "External({} bytes)", b.len()),
-            RootBuffer::Vec(v) => write!(f, "Vec({} bytes)", v.bytes().len()),
-            RootBuffer::Strings(v) => write!(f, "Strings({})", v.len()),
-            RootBuffer::Resources(v) => write!(f, "Resources({})", v.len()),
-            RootBuffer::Variants(v) => write!(f, "Variants({})", v.len()),
-        }
-    }
-}
-
-impl RootBuffer {
-    /// The raw bytes of a POD buffer.
-    pub(crate) fn bytes(&self) -> Option<&[u8]> {
-        match self {
-            RootBuffer::Allocated(b) => Some(b.0.as_slice()),
-            RootBuffer::External(b) => Some(b),
-            RootBuffer::Vec(v) => Some(v.bytes()),
-            _ => None,
-        }
-    }
-
-    /// The raw bytes of a POD buffer, writable only when we own them.
-    pub(crate) fn bytes_mut(&mut self) -> Option<&mut [u8]> {
-        match self {
-            RootBuffer::Allocated(b) => Some(b.0.as_mut_slice()),
-            RootBuffer::Vec(v) => Some(v.bytes_mut()),
-            _ => None,
-        }
-    }
-
-    /// The root's length: bytes for POD buffers, elements otherwise.
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            RootBuffer::Allocated(b) => b.0.len,
-            RootBuffer::External(b) => b.len(),
-            RootBuffer::Vec(v) => v.bytes().len(),
-            RootBuffer::Strings(v) => v.len(),
-            RootBuffer::Resources(v) => v.len(),
-            RootBuffer::Variants(v) => v.len(),
-        }
-    }
-
-    /// Whether it can be written in place (given a unique handle).
-    pub(crate) fn is_writable(&self) -> bool {
-        !matches!(self, RootBuffer::External(_))
-    }
-
-    pub(crate) fn allocator_name(&self) -> &str {
-        match self {
-            RootBuffer::Allocated(b) => b.0.allocator.name(),
-            RootBuffer::External(_) => "external",
-            RootBuffer::Vec(_) => "vec",
-            _ => "cpu",
-        }
-    }
-
-    /// The allocator to use for a copy of this buffer.
-    pub(crate) fn allocator(&self) -> Arc<dyn Allocator> {
-        match self {
-            RootBuffer::Allocated(b) => Arc::clone(&b.0.allocator),
-            _ => default_allocator(),
-        }
-    }
-
-    pub(crate) fn allocated_bytes_if_tracked(&self) -> Option<(usize, i64)> {
-        match self {
-            RootBuffer::Allocated(b) if b.0.allocator.tracks_allocation_sizes() => {
-                Some((b.0.layout.size(), b.0.id))
-            }
-            _ => None,
-        }
-    }
-
-    pub(crate) fn data_ptr(&self) -> *const u8 {
-        match self {
-            RootBuffer::Allocated(b) => b.0.ptr.as_ptr(),
-            RootBuffer::External(b) => b.as_ptr(),
-            RootBuffer::Vec(v) => v.bytes().as_ptr(),
-            RootBuffer::Strings(v) => v.as_ptr().cast(),
-            RootBuffer::Resources(v) => v.as_ptr().cast(),
-            RootBuffer::Variants(v) => v.as_ptr().cast(),
-        }
-    }
-}
-
 /// An empty `Vec` with room for exactly `n` elements, or
 /// [`Error::AllocationFailed`] instead of an abort when the memory cannot be
 /// had. The one place the crate reserves element storage.
@@ -570,29 +348,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn raw_buffer_is_aligned_zeroed_and_tracked() {
+    fn root_is_aligned_zeroed_and_tracked() {
         let tracking = Arc::new(TrackingAllocator::new());
         let a: Arc<dyn Allocator> = tracking.clone();
         for len in [1usize, 3, 64, 65, 1000] {
-            let b = RawBuffer::zeroed(&a, len).unwrap();
-            assert_eq!(b.as_slice().len(), len);
-            assert!(b.as_slice().iter().all(|&x| x == 0));
-            assert_eq!(b.as_slice().as_ptr() as usize % ALIGNMENT, 0);
+            let b = Root::zeroed(&a, len).unwrap();
+            let bytes = b.bytes().unwrap();
+            assert_eq!(bytes.len(), len);
+            assert!(bytes.iter().all(|&x| x == 0));
+            assert_eq!(bytes.as_ptr() as usize % ALIGNMENT, 0);
             assert_eq!(tracking.live_bytes(), len);
             drop(b);
             assert_eq!(tracking.live_bytes(), 0);
         }
         let src: Vec<u8> = (0..=255).collect();
-        let b = RawBuffer::copy_of(&a, &src).unwrap();
-        assert_eq!(b.as_slice(), &src[..]);
-        assert!(b.id > 0);
+        let b = Root::copy_of(&a, &src).unwrap();
+        assert_eq!(b.bytes().unwrap(), &src[..]);
+        assert!(b.allocated_bytes_if_tracked().unwrap().1 > 0);
     }
 
     /// A layout past `isize::MAX` is an error, not an abort. (An allocator
     /// that returns `None` is covered by `tests/core.rs`.)
     #[test]
     fn impossible_layout_is_an_error() {
-        let huge = RawBuffer::zeroed(&default_allocator(), usize::MAX - 10);
+        let huge = Root::zeroed(&default_allocator(), usize::MAX - 10);
         assert!(matches!(huge, Err(Error::AllocationFailed { .. })));
     }
 }

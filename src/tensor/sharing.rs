@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::buffer::{default_allocator, RootBuffer};
+use crate::buffer::default_allocator;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::shape::TensorShape;
-use crate::tensor::{copy_region, copy_region_with, Buf, IntoShape, Tensor};
+use crate::tensor::{Buf, IntoShape, Tensor};
 
 impl Tensor {
     /// TF's `Slice(start, limit)` along dimension 0: O(1), shares the
@@ -194,7 +194,16 @@ impl Tensor {
     /// assert!(b.shares_buffer_with(&a));
     /// assert!(!b.copy_from(&a, [4]));
     /// ```
-    #[must_use]
+    ///
+    /// The result must be used (TF's `TF_MUST_USE_RESULT`):
+    ///
+    /// ```compile_fail
+    /// #![deny(unused_must_use)]
+    /// let a = tftensor::Tensor::from_vec([6], vec![0u8; 6]).unwrap();
+    /// let mut b = tftensor::Tensor::default();
+    /// b.copy_from(&a, [2, 3]); // error: unused return value
+    /// ```
+    #[must_use = "copy_from returns false and leaves the tensor unchanged when the shapes do not match"]
     pub fn copy_from(&mut self, other: &Tensor, shape: impl IntoShape) -> bool {
         match shape.into_shape() {
             Ok(shape) if shape.num_elements() == other.num_elements() => {
@@ -225,13 +234,7 @@ impl Tensor {
         let buf = match &self.buf {
             None => None,
             Some(b) => {
-                let range = self.region();
-                let root = match &*b.root {
-                    RootBuffer::Allocated(_) | RootBuffer::External(_) | RootBuffer::Vec(_) => {
-                        copy_region_with(&b.root, range, &default_allocator())?
-                    }
-                    _ => copy_region(&b.root, range)?,
-                };
+                let root = b.root.copy_range(self.region(), &default_allocator())?;
                 Some(Buf {
                     root: Arc::new(root),
                     offset: 0,

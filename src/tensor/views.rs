@@ -12,7 +12,7 @@
 //! this tensor's region (copy-on-write), so other handles never see the
 //! write. A view with no elements touches no memory, so it never copies.
 
-use ndarray::{Array, ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2, IxDyn};
+use ndarray::{Array, ArrayView, ArrayViewMut, CowArray, Dimension, Ix0, Ix1, Ix2, IxDyn};
 
 use crate::dtype::DataType;
 use crate::element::{Element, PodElement};
@@ -22,13 +22,20 @@ use crate::tensor::Tensor;
 
 /// TF's rank check (`AsEigenDSizes`): a fixed-rank `D` must have `rank`
 /// dims. Checked before `D::zeros`, which panics on a wrong rank.
+#[inline]
 fn check_rank<D: Dimension>(rank: usize) -> Result<()> {
     match D::NDIM {
-        Some(n) if n != rank => Err(Error::InvalidArgument(format!(
-            "Asking for tensor of {n} dimensions from a tensor of {rank} dimensions"
-        ))),
+        Some(n) if n != rank => Err(rank_error(n, rank)),
         _ => Ok(()),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn rank_error(n: usize, rank: usize) -> Error {
+    Error::InvalidArgument(format!(
+        "Asking for tensor of {n} dimensions from a tensor of {rank} dimensions"
+    ))
 }
 
 /// `N` of a fixed-rank `D`, which the flattening accessors need (TF's
@@ -52,33 +59,6 @@ fn to_usize(d: i64) -> Result<usize> {
 fn count<D: Dimension>(dim: &D) -> Result<usize> {
     dim.size_checked()
         .ok_or_else(|| Error::InvalidShape("view shape overflows".into()))
-}
-
-/// A view of `dim` over the slice `data()` gives. `data` is not called for
-/// an empty view (nothing is read, and a `_mut` twin does not copy).
-fn build<'a, T, D: Dimension>(
-    dim: D,
-    data: impl FnOnce() -> Result<&'a [T]>,
-) -> Result<ArrayView<'a, T, D>> {
-    let n = count(&dim)?;
-    let data = if n == 0 { &[][..] } else { data()? };
-    if data.len() != n {
-        return Err(Error::SizeMismatch(format!("{} vs. {}", n, data.len())));
-    }
-    ArrayView::from_shape(dim, data).map_err(|e| Error::InvalidShape(e.to_string()))
-}
-
-/// Mutable twin of [`build`].
-fn build_mut<'a, T, D: Dimension>(
-    dim: D,
-    data: impl FnOnce() -> Result<&'a mut [T]>,
-) -> Result<ArrayViewMut<'a, T, D>> {
-    let n = count(&dim)?;
-    let data = if n == 0 { &mut [][..] } else { data()? };
-    if data.len() != n {
-        return Err(Error::SizeMismatch(format!("{} vs. {}", n, data.len())));
-    }
-    ArrayViewMut::from_shape(dim, data).map_err(|e| Error::InvalidShape(e.to_string()))
 }
 
 /// The product of `dims[lo..hi)`, where dims at `rank` or beyond are 1. A
@@ -146,10 +126,10 @@ macro_rules! typed_accessors {
     )*) => {$(
         $(#[$doc])*
         pub fn $name<T: Element $(, $D: Dimension)?>(&self $(, $arg: $argty)*) -> Result<ArrayView<'_, T, $Dim>> {
-            self.check_element::<T>()?;
+            self.check_dtype::<T>()?;
             let $this = self;
             let dim: $Dim = $dim?;
-            build(dim, || self.as_slice::<T>())
+            self.region_view::<T, $Dim>(dim)
         }
 
         #[doc = concat!(
@@ -164,44 +144,37 @@ macro_rules! typed_accessors {
         ///
         #[doc = $mut_example]
         pub fn $name_mut<T: Element $(, $D: Dimension)?>(&mut self $(, $arg: $argty)*) -> Result<ArrayViewMut<'_, T, $Dim>> {
-            self.check_element::<T>()?;
+            self.check_dtype::<T>()?;
             let $this = &*self;
             let dim: $Dim = $dim?;
-            build_mut(dim, move || self.as_mut_slice::<T>())
+            self.region_view_mut::<T, $Dim>(dim)
         }
     )*};
 }
 
 impl Tensor {
-    fn check_element<T: Element>(&self) -> Result<()> {
-        if T::DTYPE == self.dtype() {
-            Ok(())
-        } else {
-            Err(Error::DataTypeMismatch {
-                expected: T::DTYPE,
-                actual: self.dtype(),
-            })
-        }
-    }
-
     /// The shape as a `D`, with TF's rank check.
+    #[inline]
     fn shape_dim<D: Dimension>(&self) -> Result<D> {
         self.leading_dims::<D>(self.dims())
     }
 
     /// The first `rank` dims as a `D`, with TF's rank check.
+    #[inline]
     fn leading_dims<D: Dimension>(&self, rank: usize) -> Result<D> {
         check_rank::<D>(rank)?;
         let mut dim = D::zeros(rank);
-        for (d, s) in dim.slice_mut().iter_mut().zip(self.shape().iter()) {
-            *d = to_usize(s)?;
-        }
+        // Dims of a valid shape are non-negative, so no check here.
+        self.shape().fill_usize(dim.slice_mut());
         Ok(dim)
     }
 
     /// `[num_elements]`.
+    #[inline]
     fn flat_dim(&self) -> Result<Ix1> {
-        Ok(Ix1(to_usize(self.num_elements())?))
+        Ok(Ix1(
+            usize::try_from(self.num_elements()).unwrap_or(usize::MAX)
+        ))
     }
 
     /// `sizes` as a `D` (rank checked), without the count check.
@@ -241,6 +214,12 @@ impl Tensor {
 
     fn flat_inner_dim<D: Dimension>(&self) -> Result<D> {
         let n = fixed_rank::<D>("flat_inner_dims")?;
+        if self.dims() == 0 {
+            // TF's ComputeFlatInnerDims pads a scalar to all 1s.
+            let mut dim = D::zeros(n);
+            dim.slice_mut().fill(1);
+            return Ok(dim);
+        }
         let rank = i64::try_from(self.dims()).unwrap_or(i64::MAX);
         fold_dims(self, n, rank - i64::try_from(n).unwrap_or(0))
     }
@@ -350,29 +329,6 @@ assert_eq!(t.matrix::<u8>()?[[1, 1]], 40);
 # Ok::<(), tftensor::Error>(())
 ```"#;
 
-        /// TF's `unaligned_flat<T>()`. Views here never need 64-byte
-        /// alignment, so this is [`Tensor::flat`]; kept for TF's name.
-        ///
-        /// # Errors
-        /// As [`Tensor::flat`].
-        ///
-        /// ```
-        /// let t = tftensor::Tensor::from_vec([30], vec![0.5f32; 30])?;
-        /// let s = t.slice(1, 13)?;
-        /// assert!(!s.is_aligned());
-        /// assert_eq!(s.unaligned_flat::<f32>()?.len(), 12);
-        /// # Ok::<(), tftensor::Error>(())
-        /// ```
-        fn unaligned_flat / unaligned_flat_mut <>() -> Ix1 = |t| t.flat_dim();
-        mut_example: r#"```
-let t = tftensor::Tensor::from_vec([30], vec![0.5f32; 30])?;
-let mut s = t.slice(1, 13)?;
-s.unaligned_flat_mut::<f32>()?[0] = 2.0;
-assert_eq!(s.unaligned_flat::<f32>()?[0], 2.0);
-assert_eq!(t.flat::<f32>()?[1], 0.5); // the parent is unchanged
-# Ok::<(), tftensor::Error>(())
-```"#;
-
         /// TF's `shaped<T, N>(sizes)`: the elements seen with another shape
         /// of the same count. O(1), no copy.
         ///
@@ -394,29 +350,6 @@ use tftensor::{ndarray::Ix2, Tensor};
 let mut t = Tensor::from_vec([6], vec![0i64; 6])?;
 t.shaped_mut::<i64, Ix2>(&[2, 3])?[[1, 0]] = 7;
 assert_eq!(t.vec::<i64>()?[3], 7);
-# Ok::<(), tftensor::Error>(())
-```"#;
-
-        /// TF's `unaligned_shaped<T, N>(sizes)`: [`Tensor::shaped`] (views
-        /// never need 64-byte alignment here).
-        ///
-        /// # Errors
-        /// As [`Tensor::shaped`].
-        ///
-        /// ```
-        /// use tftensor::{ndarray::Ix2, Tensor};
-        /// let t = Tensor::from_vec([4], vec![1u8, 2, 3, 4])?;
-        /// assert_eq!(t.unaligned_shaped::<u8, Ix2>(&[2, 2])?[[1, 1]], 4);
-        /// # Ok::<(), tftensor::Error>(())
-        /// ```
-        fn unaligned_shaped / unaligned_shaped_mut <D>(sizes: &[i64]) -> D = |t| t.shaped_dim::<D>(sizes);
-        mut_example: r#"```
-use tftensor::{ndarray::Ix2, Tensor};
-let t = Tensor::from_vec([5, 2], vec![1u16; 10])?;
-let mut row = t.sub_slice(3)?; // shape [2], shares t's buffer
-row.unaligned_shaped_mut::<u16, Ix2>(&[1, 2])?[[0, 1]] = 9;
-assert_eq!(row.as_slice::<u16>()?, &[1, 9]);
-assert_eq!(t.matrix::<u16>()?[[3, 1]], 1);
 # Ok::<(), tftensor::Error>(())
 ```"#;
 
@@ -535,6 +468,110 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
 ```"#;
     }
 
+    /// TF's `unaligned_flat<T>()`: all elements as a rank-1 array, readable
+    /// whatever the data's address. A view when the data is aligned for
+    /// `T` (always, unless this is a bit cast of an odd slice), else one
+    /// aligned copy: TF's `unaligned_flat` exists for exactly that case.
+    ///
+    /// # Errors
+    /// A dtype mismatch, or an uninitialized tensor.
+    ///
+    /// ```
+    /// use tftensor::{DataType, Tensor};
+    /// let bytes = Tensor::from_vec([5], vec![0u8, 0, 0, 0x80, 0x3f])?;
+    /// let mut f = Tensor::default();
+    /// f.bitcast_from(&bytes.slice(1, 5)?, DataType::Float, [1])?;
+    /// assert!(f.flat::<f32>().is_err()); // misaligned
+    /// let u = f.unaligned_flat::<f32>()?;
+    /// assert_eq!(u[0], 1.0);
+    /// assert!(u.is_owned()); // one aligned copy
+    /// assert!(Tensor::from(2.0f32).unaligned_flat::<f32>()?.is_view());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn unaligned_flat<T: Element>(&self) -> Result<CowArray<'_, T, Ix1>> {
+        self.check_dtype::<T>()?;
+        let dim = self.flat_dim()?;
+        self.unaligned_region::<T, Ix1>(dim)
+    }
+
+    /// Writable twin of [`Tensor::unaligned_flat`]: a write first copies
+    /// misaligned (or shared) data into a private aligned buffer, so this
+    /// is always a view.
+    ///
+    /// # Errors
+    /// As [`Tensor::unaligned_flat`], or a failed allocation for the copy.
+    ///
+    /// ```
+    /// let t = tftensor::Tensor::from_vec([30], vec![0.5f32; 30])?;
+    /// let mut s = t.slice(1, 13)?;
+    /// s.unaligned_flat_mut::<f32>()?[0] = 2.0;
+    /// assert_eq!(s.unaligned_flat::<f32>()?[0], 2.0);
+    /// assert_eq!(t.flat::<f32>()?[1], 0.5); // the parent is unchanged
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn unaligned_flat_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
+        self.flat_mut::<T>()
+    }
+
+    /// TF's `unaligned_shaped<T, N>(sizes)`: [`Tensor::shaped`] readable
+    /// whatever the data's address (a view when aligned, one aligned copy
+    /// when not), as [`Tensor::unaligned_flat`].
+    ///
+    /// # Errors
+    /// As [`Tensor::shaped`].
+    ///
+    /// ```
+    /// use tftensor::{ndarray::Ix2, Tensor};
+    /// let t = Tensor::from_vec([4], vec![1u8, 2, 3, 4])?;
+    /// assert_eq!(t.unaligned_shaped::<u8, Ix2>(&[2, 2])?[[1, 1]], 4);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn unaligned_shaped<T: Element, D: Dimension>(
+        &self,
+        sizes: &[i64],
+    ) -> Result<CowArray<'_, T, D>> {
+        self.check_dtype::<T>()?;
+        let dim = self.shaped_dim::<D>(sizes)?;
+        self.unaligned_region::<T, D>(dim)
+    }
+
+    /// Writable twin of [`Tensor::unaligned_shaped`] (copy-on-write, and a
+    /// copy of misaligned data, first).
+    ///
+    /// # Errors
+    /// As [`Tensor::shaped_mut`].
+    ///
+    /// ```
+    /// use tftensor::{ndarray::Ix2, Tensor};
+    /// let t = Tensor::from_vec([5, 2], vec![1u16; 10])?;
+    /// let mut row = t.sub_slice(3)?; // shape [2], shares t's buffer
+    /// row.unaligned_shaped_mut::<u16, Ix2>(&[1, 2])?[[0, 1]] = 9;
+    /// assert_eq!(row.as_slice::<u16>()?, &[1, 9]);
+    /// assert_eq!(t.matrix::<u16>()?[[3, 1]], 1);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn unaligned_shaped_mut<T: Element, D: Dimension>(
+        &mut self,
+        sizes: &[i64],
+    ) -> Result<ArrayViewMut<'_, T, D>> {
+        self.shaped_mut::<T, D>(sizes)
+    }
+
+    /// A view of `dim`, or one aligned copy when the data is misaligned.
+    fn unaligned_region<T: Element, D: Dimension>(&self, dim: D) -> Result<CowArray<'_, T, D>> {
+        match self.region_view::<T, D>(dim.clone()) {
+            Ok(v) => Ok(CowArray::from(v)),
+            Err(Error::Misaligned(_)) => {
+                let n = dim.size();
+                let values = self.read_unaligned::<T>(n)?;
+                Array::from_shape_vec(dim, values)
+                    .map(CowArray::from)
+                    .map_err(|e| Error::InvalidShape(e.to_string()))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// TF's `scalar<T>()`: the single element of a one-element tensor of
     /// any rank (`[]`, `[1]`, `[1, 1, 1]`) as a rank-0 view.
     ///
@@ -551,9 +588,9 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn scalar<T: Element>(&self) -> Result<ArrayView<'_, T, Ix0>> {
-        self.check_element::<T>()?;
+        self.check_dtype::<T>()?;
         self.check_one_element()?;
-        build(ndarray::Ix0(), || self.as_slice::<T>())
+        self.region_view::<T, Ix0>(ndarray::Ix0())
     }
 
     /// Writable twin of [`Tensor::scalar`] (copy-on-write when shared).
@@ -570,9 +607,9 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn scalar_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix0>> {
-        self.check_element::<T>()?;
+        self.check_dtype::<T>()?;
         self.check_one_element()?;
-        build_mut(ndarray::Ix0(), move || self.as_mut_slice::<T>())
+        self.region_view_mut::<T, Ix0>(ndarray::Ix0())
     }
 
     fn check_one_element(&self) -> Result<()> {
@@ -596,7 +633,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
                 old_elems.checked_mul(es),
             )
         } else {
-            self.check_element::<T>()?;
+            self.check_dtype::<T>()?;
             (Some(n), Some(old_elems))
         };
         match (new, old) {
@@ -645,7 +682,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     ) -> Result<ArrayView<'_, T, D>> {
         let dim = Self::sizes_dim::<D>(sizes)?;
         self.check_bit_cast::<T, D>(&dim)?;
-        build(dim, || self.cast_region::<T>())
+        self.region_view::<T, D>(dim)
     }
 
     /// Writable twin of [`Tensor::bit_casted_shaped`] (copy-on-write when
@@ -669,7 +706,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
         let dim = Self::sizes_dim::<D>(sizes)?;
         self.check_bit_cast::<T, D>(&dim)?;
         self.check_bool_write::<T>()?;
-        build_mut(dim, move || self.cast_region_mut::<T>())
+        self.region_view_mut::<T, D>(dim)
     }
 
     /// TF's `bit_casted_tensor<T, N>()`: the bytes seen as `T` with the
@@ -690,7 +727,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     pub fn bit_casted_tensor<T: Element, D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
         let dim = self.shape_dim::<D>()?;
         self.check_bit_cast::<T, D>(&dim)?;
-        build(dim, || self.cast_region::<T>())
+        self.region_view::<T, D>(dim)
     }
 
     /// Writable twin of [`Tensor::bit_casted_tensor`] (copy-on-write when
@@ -713,7 +750,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
         let dim = self.shape_dim::<D>()?;
         self.check_bit_cast::<T, D>(&dim)?;
         self.check_bool_write::<T>()?;
-        build_mut(dim, move || self.cast_region_mut::<T>())
+        self.region_view_mut::<T, D>(dim)
     }
 
     /// The dims of `reinterpret_last_dimension`, or `None` when `D` has
@@ -778,7 +815,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     ) -> Result<ArrayView<'_, T, D>> {
         match self.reinterpret_dim::<T, D>()? {
             None => self.tensor::<T, D>(),
-            Some(dim) => build(dim, || self.cast_region::<T>()),
+            Some(dim) => self.region_view::<T, D>(dim),
         }
     }
 
@@ -803,70 +840,8 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
             None => self.tensor_mut::<T, D>(),
             Some(dim) => {
                 self.check_bool_write::<T>()?;
-                build_mut(dim, move || self.cast_region_mut::<T>())
+                self.region_view_mut::<T, D>(dim)
             }
-        }
-    }
-
-    /// A tensor from an owned `ndarray` array. A standard-layout array's
-    /// `Vec` is adopted without copying the elements (POD types but
-    /// `bool`, and string/resource/variant); any other layout is copied
-    /// once into row-major order.
-    ///
-    /// # Errors
-    /// Only if the shape cannot be a TF shape or an allocation fails.
-    ///
-    /// ```
-    /// use tftensor::{ndarray::array, Tensor};
-    /// let t = Tensor::from_array(array![[1.0f64, 2.0], [3.0, 4.0]])?;
-    /// assert_eq!(t.shape().dim_sizes(), vec![2, 2]);
-    /// let tr = Tensor::from_array(array![[1.0f64, 2.0], [3.0, 4.0]].reversed_axes())?;
-    /// assert_eq!(tr.flat::<f64>()?.to_vec(), vec![1.0, 3.0, 2.0, 4.0]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn from_array<T: Element, D: Dimension>(array: Array<T, D>) -> Result<Tensor> {
-        let shape = array.shape().to_vec();
-        if array.is_standard_layout() {
-            let len = array.len();
-            let (vec, offset) = array.into_raw_vec_and_offset();
-            let offset = offset.unwrap_or(0);
-            if offset == 0 && vec.len() == len {
-                return Tensor::from_vec(&shape[..], vec);
-            }
-            // Standard layout: the elements are `len` consecutive values
-            // from `offset`.
-            let elems = vec
-                .get(offset..)
-                .and_then(|v| v.get(..len))
-                .ok_or_else(|| {
-                    Error::InvalidShape("array storage is shorter than its shape".into())
-                })?;
-            return Tensor::from_slice(&shape[..], elems);
-        }
-        Tensor::from_vec(&shape[..], array.iter().cloned().collect())
-    }
-}
-
-impl<T: Element, D: Dimension> TryFrom<ArrayView<'_, T, D>> for Tensor {
-    type Error = Error;
-
-    /// Copies the view's elements (in row-major order) into a fresh
-    /// 64-byte-aligned tensor: one copy for a standard-layout view.
-    ///
-    /// ```
-    /// use tftensor::{ndarray::array, Tensor};
-    /// let a = array![[1u8, 2], [3, 4]];
-    /// let t = Tensor::try_from(a.view())?;
-    /// assert_eq!(t.flat::<u8>()?.to_vec(), vec![1, 2, 3, 4]);
-    /// let tt = Tensor::try_from(a.t())?;
-    /// assert_eq!(tt.flat::<u8>()?.to_vec(), vec![1, 3, 2, 4]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    fn try_from(view: ArrayView<'_, T, D>) -> Result<Tensor> {
-        let shape = view.shape().to_vec();
-        match view.as_slice() {
-            Some(s) => Tensor::from_slice(&shape[..], s),
-            None => Tensor::from_vec(&shape[..], view.iter().cloned().collect()),
         }
     }
 }

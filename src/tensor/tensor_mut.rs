@@ -1,0 +1,674 @@
+//! [`TensorMut`]: a borrowed, writable sub-tensor that writes into its
+//! parent's buffer, as TF's `Slice`/`SubSlice` do when a kernel fills an
+//! output through its slices.
+//!
+//! The parent is made unique once (copy-on-write); every `TensorMut` then
+//! holds an exclusive right to its own rows of that one buffer, so the
+//! borrow checker, not a runtime copy, keeps writers apart.
+
+use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2, IxDyn};
+
+use crate::buffer::Exclusive;
+use crate::dtype::DataType;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::shape::TensorShape;
+use crate::tensor::access::region_error_of;
+use crate::tensor::Tensor;
+
+/// A writable sub-tensor borrowed from a [`Tensor`]: writes go straight
+/// into the parent's buffer (no copy-on-write per write). Get one with
+/// [`Tensor::as_tensor_mut`], [`Tensor::slice_mut`],
+/// [`Tensor::sub_slice_mut`], [`Tensor::split_at_mut`] or
+/// [`Tensor::chunks_mut`]; several disjoint ones can live at once.
+///
+/// This ports TF's `Slice_Basic` pattern, filling a tensor through its
+/// slices:
+///
+/// ```
+/// use tftensor::{DataType, Tensor};
+/// let mut t = Tensor::new(DataType::Float, [5, 4, 3])?;
+/// let (mut head, mut tail) = t.split_at_mut(2)?;
+/// head.flat_mut::<f32>()?.fill(1.0);
+/// tail.flat_mut::<f32>()?.fill(2.0);
+/// assert_eq!(t.flat::<f32>()?[23], 1.0);
+/// assert_eq!(t.flat::<f32>()?[24], 2.0);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub struct TensorMut<'a> {
+    dtype: DataType,
+    shape: TensorShape,
+    /// `None` when the parent has no buffer (then nothing is held).
+    ex: Option<Exclusive<'a>>,
+}
+
+impl Tensor {
+    /// All of this tensor as a [`TensorMut`]: the buffer is made unique
+    /// once (copy-on-write if shared), then sub-tensors write into it.
+    ///
+    /// # Errors
+    /// A failed allocation for the copy.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.as_tensor_mut()?.sub_slice_mut(1)?.as_mut_slice::<u8>()?[0] = 7;
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 7, 0]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn as_tensor_mut(&mut self) -> Result<TensorMut<'_>> {
+        let dtype = self.dtype;
+        let shape = self.shape.clone();
+        let ex = self.exclusive(1)?.map(|(ex, _)| ex);
+        Ok(TensorMut { dtype, shape, ex })
+    }
+
+    /// TF's `Slice(start, limit)`, writable: rows `start..limit` of dim 0
+    /// as a [`TensorMut`] that writes into this tensor's buffer.
+    ///
+    /// # Errors
+    /// As [`Tensor::slice`]; a failed allocation for the copy-on-write.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3, 2], vec![0i32; 6])?;
+    /// t.slice_mut(1, 3)?.flat_mut::<i32>()?.fill(5);
+    /// assert_eq!(t.as_slice::<i32>()?, &[0, 0, 5, 5, 5, 5]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn slice_mut(&mut self, start: i64, limit: i64) -> Result<TensorMut<'_>> {
+        self.as_tensor_mut()?.into_slice(start, limit)
+    }
+
+    /// TF's `SubSlice(index)`, writable.
+    ///
+    /// # Errors
+    /// As [`Tensor::sub_slice`]; a failed allocation for the copy-on-write.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 3], vec![0u16; 6])?;
+    /// t.sub_slice_mut(1)?.vec_mut::<u16>()?[2] = 9;
+    /// assert_eq!(t.as_slice::<u16>()?[5], 9);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn sub_slice_mut(&mut self, index: i64) -> Result<TensorMut<'_>> {
+        self.as_tensor_mut()?.into_sub_slice(index)
+    }
+
+    /// Rows `..mid` and `mid..` of dim 0 as two disjoint [`TensorMut`]s.
+    ///
+    /// # Errors
+    /// A scalar; `mid` outside `0..=dim0`; a failed copy-on-write.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([4], vec![0i8; 4])?;
+    /// let (mut a, mut b) = t.split_at_mut(1)?;
+    /// a.flat_mut::<i8>()?.fill(1);
+    /// b.flat_mut::<i8>()?.fill(2);
+    /// assert_eq!(t.as_slice::<i8>()?, &[1, 2, 2, 2]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn split_at_mut(&mut self, mid: i64) -> Result<(TensorMut<'_>, TensorMut<'_>)> {
+        self.as_tensor_mut()?.split_at(mid)
+    }
+
+    /// Dim-0 chunks of `rows` rows (the last may be shorter), each a
+    /// [`TensorMut`] writing into this tensor's buffer; like
+    /// `slice::chunks_mut`.
+    ///
+    /// # Errors
+    /// A scalar; `rows == 0`; a failed copy-on-write.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([5], vec![0u8; 5])?;
+    /// for (i, mut c) in t.chunks_mut(2)?.enumerate() {
+    ///     c.flat_mut::<u8>()?.fill(i as u8);
+    /// }
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 1, 1, 2]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn chunks_mut(&mut self, rows: i64) -> Result<ChunksMut<'_>> {
+        self.as_tensor_mut()?.into_chunks(rows)
+    }
+}
+
+/// The iterator of [`Tensor::chunks_mut`].
+pub struct ChunksMut<'a> {
+    rest: Option<TensorMut<'a>>,
+    rows: i64,
+}
+
+impl<'a> Iterator for ChunksMut<'a> {
+    type Item = TensorMut<'a>;
+
+    fn next(&mut self) -> Option<TensorMut<'a>> {
+        let rest = self.rest.take()?;
+        let dim0 = rest.shape.first_dim()?;
+        if dim0 == 0 {
+            return None;
+        }
+        let (head, tail) = rest.split_at(self.rows.min(dim0)).ok()?;
+        if tail.shape.first_dim().is_some_and(|d| d > 0) {
+            self.rest = Some(tail);
+        }
+        Some(head)
+    }
+}
+
+impl<'a> TensorMut<'a> {
+    /// The element type.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from(1.0f64);
+    /// assert_eq!(t.as_tensor_mut()?.dtype(), tftensor::DataType::Double);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn dtype(&self) -> DataType {
+        self.dtype
+    }
+
+    /// The shape.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::new(tftensor::DataType::Int8, [4, 5])?;
+    /// assert_eq!(t.slice_mut(1, 3)?.shape().dim_sizes(), vec![2, 5]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn shape(&self) -> &TensorShape {
+        &self.shape
+    }
+
+    /// The number of elements.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::new(tftensor::DataType::Int8, [4, 5])?;
+    /// assert_eq!(t.sub_slice_mut(0)?.num_elements(), 5);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn num_elements(&self) -> i64 {
+        self.shape.num_elements()
+    }
+
+    fn leading_dim(&self, op: &str) -> Result<i64> {
+        self.shape.first_dim().ok_or_else(|| {
+            Error::InvalidArgument(format!("{op} needs a tensor of rank >= 1, got a scalar"))
+        })
+    }
+
+    /// Root units per dim-0 row.
+    fn row_units(&self, dim0: i64) -> usize {
+        let len = self.ex.as_ref().map_or(0, |e| e.range().len());
+        len / usize::try_from(dim0).unwrap_or(1).max(1)
+    }
+
+    /// Rows `start..limit` with `shape`, narrowing the exclusive range.
+    fn rows(self, start: i64, limit: i64, shape: TensorShape) -> Result<TensorMut<'a>> {
+        let dim0 = self.shape.first_dim().unwrap_or(0);
+        let row = self.row_units(dim0);
+        let to_units = |r: i64| usize::try_from(r).unwrap_or(0).saturating_mul(row);
+        let ex = match self.ex {
+            None => None,
+            Some(ex) => {
+                let base = ex.range().start;
+                let range = base + to_units(start)..base + to_units(limit);
+                Some(ex.narrow(range).map_err(|_| {
+                    Error::OutOfRange("sub-tensor outside its parent's region".into())
+                })?)
+            }
+        };
+        Ok(TensorMut {
+            dtype: self.dtype,
+            shape,
+            ex,
+        })
+    }
+
+    /// [`Tensor::slice_mut`] of this sub-tensor, consuming it.
+    ///
+    /// # Errors
+    /// As [`Tensor::slice`].
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([4], vec![0u8; 4])?;
+    /// t.as_tensor_mut()?.into_slice(2, 4)?.flat_mut::<u8>()?.fill(1);
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 1, 1]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn into_slice(self, start: i64, limit: i64) -> Result<TensorMut<'a>> {
+        let dim0 = self.leading_dim("Slice")?;
+        if !(0 <= start && start <= limit && limit <= dim0) {
+            return Err(Error::OutOfRange(format!(
+                "Slice({start}, {limit}) out of range for dim 0 of size {dim0}"
+            )));
+        }
+        let mut shape = self.shape.clone();
+        shape.set_dim(0, limit - start)?;
+        self.rows(start, limit, shape)
+    }
+
+    /// [`Tensor::sub_slice_mut`] of this sub-tensor, consuming it.
+    ///
+    /// # Errors
+    /// As [`Tensor::sub_slice`].
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.as_tensor_mut()?.into_sub_slice(1)?.flat_mut::<u8>()?.fill(3);
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 3, 3]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn into_sub_slice(self, index: i64) -> Result<TensorMut<'a>> {
+        let dim0 = self.leading_dim("SubSlice")?;
+        let mut shape = self.shape.clone();
+        shape.remove_dim(0)?;
+        if index < 0 || index >= dim0 {
+            return Err(Error::OutOfRange(format!(
+                "SubSlice({index}) out of range for dim 0 of size {dim0}"
+            )));
+        }
+        self.rows(index, index + 1, shape)
+    }
+
+    /// A writable sub-slice borrowed from this one (this one is usable
+    /// again afterwards).
+    ///
+    /// # Errors
+    /// As [`Tensor::sub_slice`].
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3], vec![0u8; 3])?;
+    /// let mut all = t.as_tensor_mut()?;
+    /// all.sub_slice_mut(0)?.scalar_mut::<u8>()?[()] = 1;
+    /// all.sub_slice_mut(2)?.scalar_mut::<u8>()?[()] = 3;
+    /// assert_eq!(t.as_slice::<u8>()?, &[1, 0, 3]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn sub_slice_mut(&mut self, index: i64) -> Result<TensorMut<'_>> {
+        self.reborrow().into_sub_slice(index)
+    }
+
+    /// A writable slice borrowed from this one.
+    ///
+    /// # Errors
+    /// As [`Tensor::slice`].
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3], vec![0u8; 3])?;
+    /// let mut all = t.as_tensor_mut()?;
+    /// all.slice_mut(1, 3)?.flat_mut::<u8>()?.fill(4);
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 4, 4]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn slice_mut(&mut self, start: i64, limit: i64) -> Result<TensorMut<'_>> {
+        self.reborrow().into_slice(start, limit)
+    }
+
+    fn reborrow(&mut self) -> TensorMut<'_> {
+        TensorMut {
+            dtype: self.dtype,
+            shape: self.shape.clone(),
+            ex: self.ex.as_mut().map(Exclusive::reborrow),
+        }
+    }
+
+    /// Rows `..mid` and `mid..` as two disjoint sub-tensors.
+    ///
+    /// # Errors
+    /// A scalar, or `mid` outside `0..=dim0`.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// let (mut a, mut b) = t.as_tensor_mut()?.split_at(1)?;
+    /// a.flat_mut::<u8>()?.fill(1);
+    /// b.flat_mut::<u8>()?.fill(2);
+    /// assert_eq!(t.as_slice::<u8>()?, &[1, 1, 2, 2]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn split_at(self, mid: i64) -> Result<(TensorMut<'a>, TensorMut<'a>)> {
+        let dim0 = self.leading_dim("split_at")?;
+        if !(0..=dim0).contains(&mid) {
+            return Err(Error::OutOfRange(format!(
+                "split_at({mid}) out of range for dim 0 of size {dim0}"
+            )));
+        }
+        let mut lo_shape = self.shape.clone();
+        lo_shape.set_dim(0, mid)?;
+        let mut hi_shape = self.shape.clone();
+        hi_shape.set_dim(0, dim0 - mid)?;
+        let row = self.row_units(dim0);
+        let dtype = self.dtype;
+        let (lo, hi) = match self.ex {
+            None => (None, None),
+            Some(ex) => {
+                let at = ex.range().start + usize::try_from(mid).unwrap_or(0).saturating_mul(row);
+                let (a, b) = ex.split_at(at).map_err(|_| {
+                    Error::OutOfRange("split point outside the tensor's region".into())
+                })?;
+                (Some(a), Some(b))
+            }
+        };
+        Ok((
+            TensorMut {
+                dtype,
+                shape: lo_shape,
+                ex: lo,
+            },
+            TensorMut {
+                dtype,
+                shape: hi_shape,
+                ex: hi,
+            },
+        ))
+    }
+
+    /// [`Tensor::chunks_mut`] of this sub-tensor, consuming it.
+    ///
+    /// # Errors
+    /// A scalar, or `rows == 0`.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3, 1], vec![0u8; 3])?;
+    /// assert_eq!(t.as_tensor_mut()?.into_chunks(1)?.count(), 3);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn into_chunks(self, rows: i64) -> Result<ChunksMut<'a>> {
+        self.leading_dim("chunks_mut")?;
+        if rows <= 0 {
+            return Err(Error::InvalidArgument(format!(
+                "chunks_mut needs rows >= 1, got {rows}"
+            )));
+        }
+        Ok(ChunksMut {
+            rest: Some(self),
+            rows,
+        })
+    }
+
+    fn count(&self) -> usize {
+        usize::try_from(self.num_elements()).unwrap_or(0)
+    }
+
+    fn dims_of<D: Dimension>(&self) -> Result<D> {
+        if let Some(n) = D::NDIM {
+            if n != self.shape.dims() {
+                return Err(Error::InvalidArgument(format!(
+                    "Asking for tensor of {n} dimensions from a tensor of {} dimensions",
+                    self.shape.dims()
+                )));
+            }
+        }
+        let mut dim = D::zeros(self.shape.dims());
+        for (d, s) in dim.slice_mut().iter_mut().zip(self.shape.iter()) {
+            *d = usize::try_from(s).unwrap_or(0);
+        }
+        Ok(dim)
+    }
+
+    fn uninitialized(&self) -> Error {
+        Error::InvalidArgument(format!(
+            "uninitialized Tensor of {} elements of type {}",
+            self.num_elements(),
+            self.dtype.as_i32()
+        ))
+    }
+
+    fn check_dtype<T: Element>(&self) -> Result<()> {
+        if T::DTYPE == self.dtype {
+            Ok(())
+        } else {
+            Err(Error::DataTypeMismatch {
+                expected: T::DTYPE,
+                actual: self.dtype,
+            })
+        }
+    }
+
+    /// A read-only view of `D` (the sub-tensor's own rank).
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// use tftensor::ndarray::Ix2;
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
+    /// let s = t.slice_mut(1, 2)?;
+    /// assert_eq!(s.tensor::<u8, Ix2>()?[[0, 1]], 4);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn tensor<T: Element, D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
+        self.check_dtype::<T>()?;
+        let dim = self.dims_of::<D>()?;
+        match &self.ex {
+            Some(ex) => ex
+                .view::<T, D>(ex.range().start, dim)
+                .map_err(|e| region_error_of::<T>(e, self.dtype)),
+            None if self.count() == 0 => {
+                ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()))
+            }
+            None => Err(self.uninitialized()),
+        }
+    }
+
+    /// A writable view of `D` (the sub-tensor's own rank), writing into
+    /// the parent's buffer.
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// use tftensor::ndarray::Ix1;
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.sub_slice_mut(0)?.tensor_mut::<u8, Ix1>()?[1] = 5;
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 5, 0, 0]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn tensor_mut<T: Element, D: Dimension>(&mut self) -> Result<ArrayViewMut<'_, T, D>> {
+        self.check_dtype::<T>()?;
+        let dim = self.dims_of::<D>()?;
+        let dtype = self.dtype;
+        if self.ex.is_none() && self.count() > 0 {
+            return Err(self.uninitialized());
+        }
+        match &mut self.ex {
+            Some(ex) => {
+                let start = ex.range().start;
+                ex.reborrow()
+                    .view_mut::<T, D>(start, dim)
+                    .map_err(|e| region_error_of::<T>(e, dtype))
+            }
+            None => ArrayViewMut::from_shape(dim, &mut [])
+                .map_err(|e| Error::InvalidShape(e.to_string())),
+        }
+    }
+
+    /// The elements as a slice.
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2], vec![1u8, 2])?;
+    /// assert_eq!(t.sub_slice_mut(1)?.as_slice::<u8>()?, &[2]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn as_slice<T: Element>(&self) -> Result<&[T]> {
+        self.check_dtype::<T>()?;
+        let n = self.count();
+        match &self.ex {
+            Some(ex) => ex
+                .slice::<T>(ex.range().start, n)
+                .map_err(|e| region_error_of::<T>(e, self.dtype)),
+            None if n == 0 => Ok(&[]),
+            None => Err(self.uninitialized()),
+        }
+    }
+
+    /// The elements as a mutable slice, writing into the parent's buffer.
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2], vec![1u8, 2])?;
+    /// t.sub_slice_mut(1)?.as_mut_slice::<u8>()?[0] = 7;
+    /// assert_eq!(t.as_slice::<u8>()?, &[1, 7]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
+        self.check_dtype::<T>()?;
+        let n = self.count();
+        let dtype = self.dtype;
+        if self.ex.is_none() && n > 0 {
+            return Err(self.uninitialized());
+        }
+        match &mut self.ex {
+            Some(ex) => {
+                let start = ex.range().start;
+                ex.reborrow()
+                    .slice_mut::<T>(start, n)
+                    .map_err(|e| region_error_of::<T>(e, dtype))
+            }
+            None => Ok(&mut []),
+        }
+    }
+
+    /// All elements as a rank-1 view.
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
+    /// assert_eq!(t.slice_mut(1, 2)?.flat::<u8>()?.to_vec(), vec![3, 4]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn flat<T: Element>(&self) -> Result<ArrayView<'_, T, Ix1>> {
+        let n = self.count();
+        self.as_slice::<T>().and_then(|s| {
+            ArrayView::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string()))
+        })
+    }
+
+    /// All elements as a writable rank-1 view.
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.slice_mut(0, 1)?.flat_mut::<u8>()?.fill(9);
+    /// assert_eq!(t.as_slice::<u8>()?, &[9, 9, 0, 0]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn flat_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
+        let n = self.count();
+        self.as_mut_slice::<T>().and_then(|s| {
+            ArrayViewMut::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string()))
+        })
+    }
+
+    /// A rank-1 view (the sub-tensor must have rank 1).
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
+    /// assert_eq!(t.sub_slice_mut(1)?.vec::<u8>()?[1], 4);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn vec<T: Element>(&self) -> Result<ArrayView<'_, T, Ix1>> {
+        self.tensor::<T, Ix1>()
+    }
+
+    /// Writable twin of [`TensorMut::vec`].
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.sub_slice_mut(1)?.vec_mut::<u8>()?[0] = 1;
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 1, 0]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn vec_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
+        self.tensor_mut::<T, Ix1>()
+    }
+
+    /// A rank-2 view (the sub-tensor must have rank 2).
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3, 1], vec![1u8, 2, 3])?;
+    /// assert_eq!(t.slice_mut(1, 3)?.matrix::<u8>()?[[1, 0]], 3);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn matrix<T: Element>(&self) -> Result<ArrayView<'_, T, Ix2>> {
+        self.tensor::<T, Ix2>()
+    }
+
+    /// Writable twin of [`TensorMut::matrix`].
+    ///
+    /// # Errors
+    /// A dtype or rank mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([3, 1], vec![0u8; 3])?;
+    /// t.slice_mut(1, 3)?.matrix_mut::<u8>()?[[1, 0]] = 3;
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 0, 3]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn matrix_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix2>> {
+        self.tensor_mut::<T, Ix2>()
+    }
+
+    /// All elements with the sub-tensor's own rank (`IxDyn`).
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
+    /// assert_eq!(t.slice_mut(0, 1)?.view::<u8>()?.shape(), &[1, 2]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn view<T: Element>(&self) -> Result<ArrayView<'_, T, IxDyn>> {
+        self.tensor::<T, IxDyn>()
+    }
+
+    /// Writable twin of [`TensorMut::view`].
+    ///
+    /// # Errors
+    /// A dtype mismatch.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
+    /// t.slice_mut(0, 1)?.view_mut::<u8>()?[[0, 1]] = 2;
+    /// assert_eq!(t.as_slice::<u8>()?, &[0, 2, 0, 0]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn view_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, IxDyn>> {
+        self.tensor_mut::<T, IxDyn>()
+    }
+
+    /// The single element of a one-element sub-tensor, writable.
+    ///
+    /// # Errors
+    /// A dtype mismatch, or not exactly one element.
+    ///
+    /// ```
+    /// let mut t = tftensor::Tensor::from_vec([2], vec![0i64; 2])?;
+    /// t.sub_slice_mut(1)?.scalar_mut::<i64>()?[()] = -1;
+    /// assert_eq!(t.as_slice::<i64>()?, &[0, -1]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn scalar_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix0>> {
+        if self.num_elements() != 1 {
+            return Err(Error::SizeMismatch("Must have a one element tensor".into()));
+        }
+        self.as_mut_slice::<T>().and_then(|s| {
+            ArrayViewMut::from_shape((), s).map_err(|e| Error::InvalidShape(e.to_string()))
+        })
+    }
+}
