@@ -174,17 +174,15 @@ impl Decode<'_> {
     fn strings(&self, region: &Bytes, n: usize, file: &str) -> Result<Tensor> {
         // Every element has at least a one-byte length.
         if n > region.len() {
-            return Err(self.loss(format!(
-                "{n} strings cannot fit in {} bytes",
-                region.len()
-            )));
+            return Err(self.loss(format!("{n} strings cannot fit in {} bytes", region.len())));
         }
         self.charge::<Bytes>(n)?;
         let mut rest: &[u8] = region;
         let mut lens = Vec::with_capacity(n);
         let mut crc = 0;
         for _ in 0..n {
-            let len = get_varint64(&mut rest).ok_or_else(|| self.loss("truncated string lengths"))?;
+            let len =
+                get_varint64(&mut rest).ok_or_else(|| self.loss("truncated string lengths"))?;
             crc = extend_len(crc, len, self.swap);
             lens.push(len);
         }
@@ -243,7 +241,8 @@ impl Decode<'_> {
         let mut crc = 0;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            let len = get_varint64(&mut rest).ok_or_else(|| self.loss("truncated variant length"))?;
+            let len =
+                get_varint64(&mut rest).ok_or_else(|| self.loss("truncated variant length"))?;
             crc = crc32c::extend(crc, &len.to_le_bytes());
             let elem = usize::try_from(len)
                 .ok()
@@ -251,7 +250,9 @@ impl Decode<'_> {
                 .ok_or_else(|| self.loss("variant bytes run past the entry's size"))?;
             crc = crc32c::extend(crc, elem);
             let proto = pb::VariantTensorDataProto::decode(elem).map_err(|e| {
-                self.loss(format!("Unable to parse VariantTensorDataProto of element {i}: {e}"))
+                self.loss(format!(
+                    "Unable to parse VariantTensorDataProto of element {i}: {e}"
+                ))
             })?;
             rest = rest.get(elem.len()..).unwrap_or_default();
             let raw: [u8; 4] = rest
@@ -275,7 +276,10 @@ impl Decode<'_> {
 /// Bool bytes must be 0 or 1, or the tensor could not be viewed as `bool`.
 pub(crate) fn check_bools(bytes: &[u8]) -> std::result::Result<(), String> {
     match bytes.iter().position(|&b| b > 1) {
-        Some(i) => Err(format!("bool element {i} holds byte {}", bytes.get(i).copied().unwrap_or(0))),
+        Some(i) => Err(format!(
+            "bool element {i} holds byte {}",
+            bytes.get(i).copied().unwrap_or(0)
+        )),
         None => Ok(()),
     }
 }

@@ -42,7 +42,8 @@ pub use slice::TensorSlice;
 pub use writer::BundleWriter;
 
 use crate::dtype::DataType;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::pb;
 use crate::shape::TensorShape;
 
 /// The key under which TF2 object-based checkpoints store their
@@ -78,4 +79,56 @@ pub fn list_variables<P: AsRef<Path>>(path: P) -> Result<Vec<(String, DataType, 
             Ok((k.to_owned(), dtype, shape))
         })
         .collect()
+}
+
+/// The binary key under which the slice `slice` of the partitioned tensor
+/// `full_key` is stored (TF's `checkpoint::EncodeTensorNameSlice`, an
+/// `OrderedCode` string).
+///
+/// ```
+/// let key = tftensor::checkpoint::slice_key("v", &"0,2".parse()?);
+/// assert_eq!(key, [0x00, b'v', 0x00, 0x01, 0x01, 0x01, 0x80, 0x82]);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn slice_key(full_key: &str, slice: &TensorSlice) -> Vec<u8> {
+    slice::encode_tensor_name_slice(full_key.as_bytes(), slice)
+}
+
+/// Encodes a `.index` table from a header and entries, as TF's table
+/// builder does: for tools that rewrite or merge bundles (TF's
+/// `MergeBundles`). Keys must be non-empty and strictly increasing.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an empty, repeated or out-of-order key.
+///
+/// ```
+/// use tftensor::checkpoint::{encode_index, BundleReader};
+/// use tftensor::pb::{BundleEntryProto, BundleHeaderProto, VersionDef};
+/// let header = BundleHeaderProto {
+///     num_shards: 1,
+///     version: Some(VersionDef { producer: 1, ..Default::default() }),
+///     ..Default::default()
+/// };
+/// let entry = BundleEntryProto { dtype: 3, shape: Some(Default::default()), size: 4, ..Default::default() };
+/// let index = encode_index(&header, [(&b"k"[..], &entry)])?;
+/// let r = BundleReader::from_bytes(index.into(), vec![])?;
+/// assert!(r.contains("k"));
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn encode_index<'a>(
+    header: &pb::BundleHeaderProto,
+    entries: impl IntoIterator<Item = (&'a [u8], &'a pb::BundleEntryProto)>,
+) -> Result<Vec<u8>> {
+    use prost::Message;
+    let mut rows: Vec<(&[u8], Vec<u8>)> = vec![(&b""[..], header.encode_to_vec())];
+    for (key, entry) in entries {
+        if rows.last().is_some_and(|(last, _)| key <= *last) {
+            return Err(Error::InvalidArgument(format!(
+                "index keys must be non-empty and strictly increasing; got {:?}",
+                String::from_utf8_lossy(key)
+            )));
+        }
+        rows.push((key, entry.encode_to_vec()));
+    }
+    Ok(table::build(rows.iter().map(|(k, v)| (*k, v.as_slice()))))
 }

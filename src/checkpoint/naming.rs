@@ -30,7 +30,8 @@ pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
         }
         let state = path.join("checkpoint");
         if state.is_file() {
-            let text = std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), &e))?;
+            let text =
+                std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), &e))?;
             let latest = latest_checkpoint(&text).ok_or_else(|| Error::InvalidFormat {
                 format: "checkpoint state",
                 message: format!("{}: no model_checkpoint_path", state.display()),
@@ -101,7 +102,8 @@ mod tests {
 
     #[test]
     fn state_file() {
-        let text = "model_checkpoint_path: \"ckpt-\\\"3\"\nall_model_checkpoint_paths: \"ckpt-1\"\n";
+        let text =
+            "model_checkpoint_path: \"ckpt-\\\"3\"\nall_model_checkpoint_paths: \"ckpt-1\"\n";
         assert_eq!(latest_checkpoint(text).unwrap(), "ckpt-\"3");
         assert_eq!(
             data_path(Path::new("a/b"), 2, 10),

@@ -172,7 +172,11 @@ impl BundleReader {
         let wanted: Vec<i32> = r.shards.keys().copied().collect();
         for id in wanted {
             let name = format!("<memory>.data-{id:05}-of-{:05}", r.num_shards);
-            let shard = match usize::try_from(id).ok().and_then(|i| data.get_mut(i)).and_then(Option::take) {
+            let shard = match usize::try_from(id)
+                .ok()
+                .and_then(|i| data.get_mut(i))
+                .and_then(Option::take)
+            {
                 Some(bytes) => Shard::Bytes { bytes, name },
                 None => Shard::Missing(Error::NotFound(format!("{name}: no such data shard"))),
             };
@@ -241,7 +245,10 @@ impl BundleReader {
         for (key, entry) in &entries {
             for s in &entry.slices {
                 let slice = TensorSlice::from_proto(s).map_err(|e| {
-                    bad(format!("{file}: key {:?}: bad slice: {e}", String::from_utf8_lossy(key)))
+                    bad(format!(
+                        "{file}: key {:?}: bad slice: {e}",
+                        String::from_utf8_lossy(key)
+                    ))
                 })?;
                 slice_keys.insert(encode_tensor_name_slice(key, &slice));
             }
@@ -254,7 +261,10 @@ impl BundleReader {
                         header.num_shards
                     )));
                 }
-                shards.insert(entry.shard_id, Shard::Missing(Error::NotFound(String::new())));
+                shards.insert(
+                    entry.shard_id,
+                    Shard::Missing(Error::NotFound(String::new())),
+                );
             }
         }
         let full = entries
@@ -330,6 +340,25 @@ impl BundleReader {
                 .get(i)
                 .and_then(|(k, _)| std::str::from_utf8(k).ok())
         })
+    }
+
+    /// Every stored entry but the header, in key order, with its raw key:
+    /// full tensors, the metadata entries of partitioned tensors, and the
+    /// slice entries (whose keys are binary, see [`slice_key`](super::slice_key)).
+    ///
+    /// ```
+    /// # let mut w = tftensor::checkpoint::BundleWriter::in_memory();
+    /// # let full = tftensor::TensorShape::new(&[2])?;
+    /// # w.add_slice("p", &full, &"0,1".parse()?, &tftensor::Tensor::from_vec([1], vec![1i8])?)?;
+    /// # let (index, data) = w.finish_to_bytes()?;
+    /// let r = tftensor::checkpoint::BundleReader::from_bytes(index.into(), vec![data.into()])?;
+    /// let keys: Vec<&[u8]> = r.raw_entries().map(|(k, _)| k).collect();
+    /// assert_eq!(keys.len(), 2); // the slice entry sorts first: its key starts with 0x00
+    /// assert_eq!(keys[1], b"p");
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn raw_entries(&self) -> impl Iterator<Item = (&[u8], &pb::BundleEntryProto)> + '_ {
+        self.entries.iter().map(|(k, e)| (k.as_slice(), e))
     }
 
     /// The number of data shards the header declares.
@@ -454,7 +483,12 @@ impl BundleReader {
     }
 
     /// TF's `GetSliceValue`.
-    fn assemble(&self, key: &str, entry: &pb::BundleEntryProto, want: &TensorSlice) -> Result<Tensor> {
+    fn assemble(
+        &self,
+        key: &str,
+        entry: &pb::BundleEntryProto,
+        want: &TensorSlice,
+    ) -> Result<Tensor> {
         let (dtype, full_shape) = entry_meta(key, entry)?;
         let target_shape = want.slice_shape(&full_shape)?;
         let stored: Vec<TensorSlice> = if entry.slices.is_empty() {
@@ -471,7 +505,10 @@ impl BundleReader {
         let mut covered: i64 = 0;
         for s in &stored {
             s.slice_shape(&full_shape).map_err(|e| {
-                bad(format!("{}: key {key:?}: stored slice {s}: {e}", self.prefix))
+                bad(format!(
+                    "{}: key {key:?}: stored slice {s}: {e}",
+                    self.prefix
+                ))
             })?;
             if let Some(inter) = want.intersect(s, &full_shape) {
                 covered = covered.saturating_add(inter.iter().map(|&(_, l)| l).product::<i64>());
@@ -481,9 +518,10 @@ impl BundleReader {
         // Overlapping stored slices would write some elements twice.
         for (i, (a, ia)) in parts.iter().enumerate() {
             for (b, ib) in parts.iter().skip(i + 1) {
-                let overlap = ia.iter().zip(ib).all(|(&(s1, l1), &(s2, l2))| {
-                    s1.max(s2) < (s1 + l1).min(s2 + l2)
-                });
+                let overlap = ia
+                    .iter()
+                    .zip(ib)
+                    .all(|(&(s1, l1), &(s2, l2))| s1.max(s2) < (s1 + l1).min(s2 + l2));
                 if overlap {
                     return Err(bad(format!(
                         "{}: key {key:?}: overlapping slices: existing slice = {a}, new slice = {b}",
@@ -534,7 +572,9 @@ impl BundleReader {
                 Some(t) => t,
                 None => out.insert(Tensor::new(dtype, target_shape.clone())?),
             };
-            let src_start: Vec<i64> = (0..s.dims()).map(|d| s.extent(d).map_or(0, |(st, _)| st)).collect();
+            let src_start: Vec<i64> = (0..s.dims())
+                .map(|d| s.extent(d).map_or(0, |(st, _)| st))
+                .collect();
             copy_into(&stored_t, &src_start, target, &want_start, &inter)?;
         }
         match out {
@@ -619,7 +659,14 @@ impl BundleReader {
 
 /// Reads a POD tensor straight into a fresh aligned buffer, checksumming
 /// each chunk while it is still in cache.
-fn read_pod(file: &File, name: &str, offset: u64, dec: &Decode<'_>, dtype: DataType, shape: &TensorShape) -> Result<Tensor> {
+fn read_pod(
+    file: &File,
+    name: &str,
+    offset: u64,
+    dec: &Decode<'_>,
+    dtype: DataType,
+    shape: &TensorShape,
+) -> Result<Tensor> {
     let mut t = Tensor::new(dtype, shape.clone())?;
     {
         let buf = t.raw_bytes_mut()?;
@@ -692,12 +739,18 @@ fn open_shard(path: &Path, mode: Mode) -> Shard {
 
 fn map_shard(file: File, len: u64, name: String) -> Shard {
     if len == 0 {
-        return Shard::Bytes { bytes: Bytes::new(), name };
+        return Shard::Bytes {
+            bytes: Bytes::new(),
+            name,
+        };
     }
     // SAFETY: `open_mmap`'s caller promises the file is not modified or
     // truncated while the mapping (held by the returned `Bytes`) lives.
     match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(map) => Shard::Bytes { bytes: Bytes::from_owner(map), name },
+        Ok(map) => Shard::Bytes {
+            bytes: Bytes::from_owner(map),
+            name,
+        },
         Err(e) => Shard::Missing(Error::io(&name, &e)),
     }
 }
@@ -743,7 +796,13 @@ fn check_version(header: &pb::BundleHeaderProto, file: &str) -> Result<()> {
 
 /// Copies the overlap `inter` of a stored slice `src` (starting at
 /// `src_start`) into `dst` (the requested slice, starting at `dst_start`).
-fn copy_into(src: &Tensor, src_start: &[i64], dst: &mut Tensor, dst_start: &[i64], inter: &[(i64, i64)]) -> Result<()> {
+fn copy_into(
+    src: &Tensor,
+    src_start: &[i64],
+    dst: &mut Tensor,
+    dst_start: &[i64],
+    inter: &[(i64, i64)],
+) -> Result<()> {
     let src_dims = src.shape().dim_sizes();
     let dst_dims = dst.shape().dim_sizes();
     let dtype = src.dtype();
@@ -782,6 +841,8 @@ fn copy_into(src: &Tensor, src_start: &[i64], dst: &mut Tensor, dst_start: &[i64
             &dst_dims,
             inter,
         ),
-        other => Err(Error::UnsupportedDataType(format!("Dtype {other} not supported."))),
+        other => Err(Error::UnsupportedDataType(format!(
+            "Dtype {other} not supported."
+        ))),
     }
 }

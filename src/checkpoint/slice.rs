@@ -202,7 +202,11 @@ impl TensorSlice {
 
     /// The overlap of two slices of a tensor of `shape`, as resolved
     /// `(start, length)` per dimension; `None` if it is empty.
-    pub(crate) fn intersect(&self, other: &TensorSlice, shape: &TensorShape) -> Option<Vec<(i64, i64)>> {
+    pub(crate) fn intersect(
+        &self,
+        other: &TensorSlice,
+        shape: &TensorShape,
+    ) -> Option<Vec<(i64, i64)>> {
         (0..self.dims())
             .map(|d| {
                 let (a, al) = self.resolved(d, shape)?;
@@ -367,7 +371,11 @@ pub(crate) fn copy_overlap<T: Clone>(
         let mut dof = 0usize;
         for d in 0..rank {
             let (start, _) = inter.get(d).copied().ok_or_else(corrupt)?;
-            let i = if d + 1 < rank { idx.get(d).copied().unwrap_or(0) } else { 0 };
+            let i = if d + 1 < rank {
+                idx.get(d).copied().unwrap_or(0)
+            } else {
+                0
+            };
             let abs = start + i;
             let s_rel = abs - src_start.get(d).copied().unwrap_or(0);
             let d_rel = abs - dst_start.get(d).copied().unwrap_or(0);
@@ -413,10 +421,27 @@ mod tests {
         assert_eq!(signed(-65), [0x3f, 0xbf]);
         assert_eq!(signed(8191), [0xdf, 0xff]);
         assert_eq!(signed(8192), [0xe0, 0x20, 0x00]);
-        assert_eq!(signed(i64::MAX), [0xff, 0xc0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(
+            signed(i64::MAX),
+            [0xff, 0xc0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
+        );
         assert_eq!(signed(i64::MIN), [0x00, 0x3f, 0x80, 0, 0, 0, 0, 0, 0, 0]);
         // Order is preserved across lengths.
-        let vals = [i64::MIN, -70000, -65, -64, -1, 0, 1, 63, 64, 8191, 8192, 1 << 40, i64::MAX];
+        let vals = [
+            i64::MIN,
+            -70000,
+            -65,
+            -64,
+            -1,
+            0,
+            1,
+            63,
+            64,
+            8191,
+            8192,
+            1 << 40,
+            i64::MAX,
+        ];
         for w in vals.windows(2) {
             assert!(signed(w[0]) < signed(w[1]), "{w:?}");
         }

@@ -112,7 +112,10 @@ impl BundleWriter {
         if let Some(dir) = prefix.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), &e))?;
         }
-        let tmp_data = with_suffix(&data_path(&prefix, 0, 1), &format!(".tempstate{}", random_u64()));
+        let tmp_data = with_suffix(
+            &data_path(&prefix, 0, 1),
+            &format!(".tempstate{}", random_u64()),
+        );
         let file = File::create(&tmp_data).map_err(|e| Error::io(tmp_data.display(), &e))?;
         Ok(BundleWriter {
             out: Some(Out::File {
@@ -188,7 +191,9 @@ impl BundleWriter {
         let result = match self.out.as_mut() {
             Some(Out::File { data, tmp_data, .. }) => {
                 let name = tmp_data.display().to_string();
-                encode(tensor, &mut |b| data.write_all(b).map_err(|e| Error::io(&name, &e)))
+                encode(tensor, &mut |b| {
+                    data.write_all(b).map_err(|e| Error::io(&name, &e))
+                })
             }
             Some(Out::Memory(v)) => encode(tensor, &mut |b| {
                 v.try_reserve(b.len())
@@ -262,15 +267,21 @@ impl BundleWriter {
                 tensor.shape().debug_string()
             )));
         }
-        if slice.is_full() || (0..slice.dims()).all(|d| {
-            slice.extent(d).is_some_and(|(s, l)| s == 0 && l.is_none_or(|l| Ok(l) == full_shape.dim_size(d)))
-        }) {
+        if slice.is_full()
+            || (0..slice.dims()).all(|d| {
+                slice.extent(d).is_some_and(|(s, l)| {
+                    s == 0 && l.is_none_or(|l| Ok(l) == full_shape.dim_size(d))
+                })
+            })
+        {
             return self.add(full_key, tensor);
         }
         let full_proto = full_shape.as_proto();
         if let Some(e) = self.entries.get(full_key.as_bytes()) {
             if e.slices.is_empty() {
-                return Err(Error::InvalidArgument(format!("Adding duplicate key: {full_key}")));
+                return Err(Error::InvalidArgument(format!(
+                    "Adding duplicate key: {full_key}"
+                )));
             }
             if e.dtype != tensor.dtype().as_i32() || e.shape.as_ref() != Some(&full_proto) {
                 return Err(Error::InvalidArgument(format!(
@@ -278,13 +289,19 @@ impl BundleWriter {
                     tensor.dtype(),
                     full_shape.debug_string(),
                     crate::DataType::from_i32(e.dtype),
-                    e.shape.as_ref().map_or_else(String::new, |s| format!("{:?}", s.dim.iter().map(|d| d.size).collect::<Vec<_>>()))
+                    e.shape.as_ref().map_or_else(String::new, |s| format!(
+                        "{:?}",
+                        s.dim.iter().map(|d| d.size).collect::<Vec<_>>()
+                    ))
                 )));
             }
         }
         let key = encode_tensor_name_slice(full_key.as_bytes(), slice);
         self.add_bytes_key(key, tensor)?;
-        let e = self.entries.entry(full_key.as_bytes().to_vec()).or_default();
+        let e = self
+            .entries
+            .entry(full_key.as_bytes().to_vec())
+            .or_default();
         e.dtype = tensor.dtype().as_i32();
         e.shape = Some(full_proto);
         e.slices.push(slice.as_proto());
@@ -334,7 +351,12 @@ impl BundleWriter {
     pub fn finish(mut self) -> Result<()> {
         self.check()?;
         let index = self.index_bytes();
-        let Some(Out::File { data, tmp_data, prefix }) = self.out.take() else {
+        let Some(Out::File {
+            data,
+            tmp_data,
+            prefix,
+        }) = self.out.take()
+        else {
             return Err(Error::InvalidArgument(
                 "an in-memory writer finishes with finish_to_bytes".to_owned(),
             ));
@@ -345,7 +367,8 @@ impl BundleWriter {
             file.sync_all().map_err(|e| Error::io(&name, &e))?;
             drop(file);
             let final_data = data_path(&prefix, 0, 1);
-            std::fs::rename(&tmp_data, &final_data).map_err(|e| Error::io(final_data.display(), &e))?;
+            std::fs::rename(&tmp_data, &final_data)
+                .map_err(|e| Error::io(final_data.display(), &e))?;
             let final_index = index_path(&prefix);
             let tmp_index = with_suffix(&final_index, &format!(".tempstate{}", random_u64()));
             let write = || -> std::io::Result<()> {
