@@ -672,7 +672,7 @@ fn read_pod(
         let buf = t.raw_bytes_mut()?;
         let mut crc = 0u32;
         let mut pos = offset;
-        for chunk in buf.chunks_mut(4 * CHUNK) {
+        for chunk in buf.chunks_mut(CHUNK) {
             read_at(file, chunk, pos).map_err(|e| Error::io(name, &e))?;
             if dec.verify {
                 crc = crc32c::extend(crc, chunk);
