@@ -58,6 +58,16 @@ impl Tensor {
             .map_err(|e| region_error(e, self.dtype, DataType::UInt8))
     }
 
+    /// Writable raw bytes of this tensor's region (POD dtypes), after
+    /// copy-on-write. For `bool` any byte may be written: bool views check
+    /// their bytes when they are built.
+    pub(crate) fn raw_bytes_mut(&mut self) -> Result<&mut [u8]> {
+        if !self.dtype.can_use_memcpy() {
+            return Err(self.no_raw_bytes());
+        }
+        self.cast_region_mut::<u8>()
+    }
+
     fn no_raw_bytes(&self) -> Error {
         Error::UnsupportedDataType(format!("{} tensor has no raw bytes", self.dtype))
     }
