@@ -14,8 +14,9 @@ use prost::Message;
 use crate::buffer::try_vec;
 use crate::coding::{decode_list, encode_list, encoded_list_len};
 use crate::element::{
-    Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Int4,
-    QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt4, Variant,
+    Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+    Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt2,
+    UInt4, Variant,
 };
 use crate::error::{Error, Result};
 use crate::pb::{self, TensorProto};
@@ -166,8 +167,8 @@ macro_rules! repeated {
     )*};
 }
 
-// Narrow types keep the low bits of int_val (C++ narrowing); int4/uint4 are
-// narrowed to a byte, not masked to a nibble, as TF does.
+// Narrow types keep the low bits of int_val (C++ narrowing); int4/uint4 and
+// int2/uint2 are narrowed to a byte, not masked to their bits, as TF does.
 repeated! {
     f32 => float_val = 5, Some(4), |v| v, |v| v;
     f64 => double_val = 6, Some(8), |v| v, |v| v;
@@ -183,6 +184,8 @@ repeated! {
     QInt32 => int_val = 7, Some(4), |v| QInt32(v), |v| v.0;
     Int4 => int_val = 7, None, |v| Int4::from_bits(v as i8), |v| v.to_i32();
     UInt4 => int_val = 7, None, |v| UInt4::from_bits(v as u8), |v| v.to_i32();
+    Int2 => int_val = 7, None, |v| Int2::from_bits(v as i8), |v| v.to_i32();
+    UInt2 => int_val = 7, None, |v| UInt2::from_bits(v as u8), |v| v.to_i32();
     i64 => int64_val = 10, Some(8), |v| v, |v| v;
     bool => bool_val = 11, Some(1), |v| v, |v| v;
     f16 => half_val = 13, Some(4), |v| f16::from_bits(v as u16), |v| i32::from(v.to_bits());
@@ -239,7 +242,8 @@ complex! {
 /// `float8_val`'s field number.
 const FLOAT8_TAG: u32 = 18;
 
-/// The float8 types: one raw byte per element in the `float8_val` bytes.
+/// The float8 types and float4_e2m1fn: one raw byte per element in the
+/// `float8_val` bytes.
 macro_rules! float8 {
     ($($t:ty),*) => {$(
         impl ProtoElement for $t {
@@ -277,7 +281,8 @@ float8!(
     Float8E4M3FN,
     Float8E4M3FNUZ,
     Float8E4M3B11FNUZ,
-    Float8E5M2FNUZ
+    Float8E5M2FNUZ,
+    Float4E2M1FN
 );
 
 /// `string_val`'s field number.
