@@ -147,6 +147,18 @@ macro_rules! with_type {
                 type $T = UInt4;
                 $body
             }
+            DataType::Int2 => {
+                type $T = Int2;
+                $body
+            }
+            DataType::UInt2 => {
+                type $T = UInt2;
+                $body
+            }
+            DataType::Float4E2M1FN => {
+                type $T = Float4E2M1FN;
+                $body
+            }
             other => panic!("no element type for {other}"),
         }
     }};
@@ -213,6 +225,8 @@ fn pod_bytes(dtype: DataType, n: usize) -> impl Strategy<Value = Vec<u8>> {
                 DataType::Bool => *b & 1,
                 DataType::Int4 => (((*b << 4) as i8) >> 4) as u8,
                 DataType::UInt4 => *b & 0x0f,
+                DataType::Int2 => (((*b << 6) as i8) >> 6) as u8,
+                DataType::UInt2 => *b & 0x03,
                 _ => *b,
             };
         }

@@ -8,7 +8,8 @@ use num_complex::Complex;
 use prost::Message;
 use tftensor::pb::{self, TensorShapeProto};
 use tftensor::{
-    DataType, Error, Int4, PartialTensorShape, QInt8, QUInt16, ResourceHandle, Tensor, UInt4,
+    DataType, Error, Int2, Int4, PartialTensorShape, QInt8, QUInt16, ResourceHandle, Tensor, UInt2,
+    UInt4,
     Variant,
 };
 
@@ -37,7 +38,7 @@ fn pod_tensor(dtype: DataType, d: &[i64]) -> Tensor {
 }
 
 /// Equality as TF's TestCopies checks it: element values. For int4/uint4
-/// the value is the low nibble (AsProtoField writes the value, FromProto
+/// and int2/uint2 the value is the low bits (AsProtoField writes the value, FromProto
 /// narrows it back to a byte with the sign extended), so compare values;
 /// everything else must match bit for bit.
 fn assert_same(a: &Tensor, b: &Tensor, what: &str) {
@@ -55,6 +56,22 @@ fn assert_same(a: &Tensor, b: &Tensor, what: &str) {
             assert_eq!(
                 a.as_slice::<UInt4>().unwrap(),
                 b.as_slice::<UInt4>().unwrap(),
+                "{what}"
+            );
+        }
+        DataType::Int2 => {
+            assert_eq!(a.shape(), b.shape(), "{what}");
+            assert_eq!(
+                a.as_slice::<Int2>().unwrap(),
+                b.as_slice::<Int2>().unwrap(),
+                "{what}"
+            );
+        }
+        DataType::UInt2 => {
+            assert_eq!(a.shape(), b.shape(), "{what}");
+            assert_eq!(
+                a.as_slice::<UInt2>().unwrap(),
+                b.as_slice::<UInt2>().unwrap(),
                 "{what}"
             );
         }
