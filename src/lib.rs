@@ -62,8 +62,8 @@ pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocat
 pub use dtype::DataType;
 pub use element::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
-    Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8,
-    ResourceHandle, UInt2, UInt4, Variant,
+    Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
+    UInt2, UInt4, Variant,
 };
 pub use error::{Error, Result};
 pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};

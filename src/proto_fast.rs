@@ -141,10 +141,19 @@ fn num_elements(proto: &pb::TensorProto) -> Option<i64> {
 /// content is returned as `tensor_content` (a slice of `bytes`), otherwise
 /// as `float_val`.
 ///
+/// Known fields with a wire type their declaration does not allow are
+/// skipped first, as C++ protobuf skips them (see `proto::lenient`).
+///
 /// # Errors
 /// Exactly prost's: anything unusual is handed to
 /// `pb::TensorProto::decode` whole.
 pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost::DecodeError> {
+    // C++ protobuf skips known fields with the wrong wire type; so do we.
+    let bytes =
+        match crate::proto::lenient::strip_mistyped(&bytes, crate::proto::lenient::tensor_proto) {
+            Some(clean) => Bytes::from(clean),
+            None => bytes,
+        };
     let fields = match find_float_val(&bytes) {
         Some(f) if !f.is_empty() => f,
         _ => return pb::TensorProto::decode(bytes),
@@ -365,7 +374,6 @@ mod tests {
             vec![0x2a, 0x08, 0, 0], // payload past the end
             vec![0x2a],             // key only
             vec![0x00, 0x01],       // field 0
-            vec![0x2b, 0x2c],       // group
             vec![0xff; 11],         // overlong varint
             good[..good.len() - 1].to_vec(),
         ];
@@ -374,6 +382,10 @@ mod tests {
             assert_eq!(a, b, "{w:?}");
             assert!(a.is_err(), "{w:?}");
         }
+        // A group under float_val's number is skipped, as C++ skips it
+        // (prost alone rejects it), leaving an empty proto.
+        assert_eq!(fast(&[0x2b, 0x2c]).unwrap_err(), "Type not set");
+        assert!(reference(&[0x2b, 0x2c]).is_err());
         for cut in 0..good.len() {
             assert_eq!(fast(&good[..cut]), reference(&good[..cut]), "cut {cut}");
         }

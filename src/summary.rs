@@ -16,8 +16,8 @@ use num_complex::Complex;
 
 use crate::element::{
     dispatch_dtype, Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ,
-    Float8E5M2, Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8,
-    ResourceHandle, UInt2, UInt4, Variant,
+    Float8E5M2, Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
+    UInt2, UInt4, Variant,
 };
 use crate::format::{double_to_tf, float_to_tf, utf8_safe_c_escape};
 use crate::tensor::Tensor;
@@ -54,8 +54,7 @@ macro_rules! decimal_elements {
     )*};
 }
 decimal_elements!(
-    i8, i16, i32, i64, u8, u16, u32, u64, QInt8, QUInt8, QInt16, QUInt16, Int4, UInt4, Int2,
-    UInt2
+    i8, i16, i32, i64, u8, u16, u32, u64, QInt8, QUInt8, QInt16, QUInt16, Int4, UInt4, Int2, UInt2
 );
 
 /// Narrow floats: TF converts them to `float` first.

@@ -6,7 +6,10 @@ use serde_json::Value;
 use tftensor::{pb, DataType, Float4E2M1FN, Int2, Tensor, TensorShape, UInt2};
 
 fn reference() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dtype/narrow_types.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/dtype/narrow_types.json"
+    );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -31,7 +34,12 @@ fn names_numbers_sizes_and_refs() {
     for (dt, num, name, proto) in [
         (DataType::Int2, 31, "int2", "DT_INT2"),
         (DataType::UInt2, 32, "uint2", "DT_UINT2"),
-        (DataType::Float4E2M1FN, 33, "float4_e2m1fn", "DT_FLOAT4_E2M1FN"),
+        (
+            DataType::Float4E2M1FN,
+            33,
+            "float4_e2m1fn",
+            "DT_FLOAT4_E2M1FN",
+        ),
     ] {
         assert_eq!(dt.as_i32(), num);
         assert_eq!(dt.name(), name);
@@ -109,7 +117,10 @@ fn float4_named_cases() {
         [0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0].map(f),
         [0, 2, 2, 4, 4, 6, 6]
     );
-    assert_eq!([f32::INFINITY, f32::NEG_INFINITY, 7.0, 1e30].map(f), [7, 15, 7, 7]);
+    assert_eq!(
+        [f32::INFINITY, f32::NEG_INFINITY, 7.0, 1e30].map(f),
+        [7, 15, 7, 7]
+    );
     assert_eq!([f32::NAN, -f32::NAN, -0.0, -1e-40].map(f), [8, 0, 8, 8]);
     for code in 0..16u8 {
         let v = Float4E2M1FN::from_bits(code);
@@ -130,13 +141,20 @@ fn int2_and_uint2_match_ml_dtypes() {
         .map(|x| x.as_i64().unwrap())
         .collect();
     for (b, &v) in int2.iter().enumerate() {
-        assert_eq!(i64::from(Int2::from_bits(b as u8 as i8).to_i32()), v, "byte {b}");
+        assert_eq!(
+            i64::from(Int2::from_bits(b as u8 as i8).to_i32()),
+            v,
+            "byte {b}"
+        );
     }
     for (v, byte) in pairs(&r["int2_from_i32"]) {
         assert_eq!(i64::from(Int2::wrapping_from_i32(v as i32).to_bits()), byte);
     }
     for (v, byte) in pairs(&r["uint2_from_i32"]) {
-        assert_eq!(i64::from(UInt2::wrapping_from_i32(v as i32).to_bits()), byte);
+        assert_eq!(
+            i64::from(UInt2::wrapping_from_i32(v as i32).to_bits()),
+            byte
+        );
     }
 }
 
@@ -145,7 +163,11 @@ fn int2_and_uint2_match_ml_dtypes() {
 /// float4_e2m1fn, and this crate writes them there.
 #[test]
 fn proto_fields_and_printing() {
-    let i2 = Tensor::from_vec([4], [0i8, 1, -2, -1].map(|v| Int2::new(v).unwrap()).to_vec()).unwrap();
+    let i2 = Tensor::from_vec(
+        [4],
+        [0i8, 1, -2, -1].map(|v| Int2::new(v).unwrap()).to_vec(),
+    )
+    .unwrap();
     let p = i2.as_proto_field().unwrap();
     assert_eq!(p.int_val, [0, 1, -2, -1]);
     // TF: 081f1204120208043a160001feffffffffffffffff01ffffffffffffffffff01
@@ -156,10 +178,14 @@ fn proto_fields_and_printing() {
     assert_eq!(i2.summarize_value(-1, true), "[0 1 -2 -1]");
     let back = Tensor::from_proto(&p).unwrap();
     // Values agree; the bytes keep int_val's low byte (0xFE for -2), as TF.
-    assert_eq!(back.as_slice::<Int2>().unwrap(), i2.as_slice::<Int2>().unwrap());
+    assert_eq!(
+        back.as_slice::<Int2>().unwrap(),
+        i2.as_slice::<Int2>().unwrap()
+    );
     assert_eq!(back.tensor_data().unwrap(), &[0, 1, 0xfe, 0xff]);
 
-    let u2 = Tensor::from_vec([4], [0u8, 1, 2, 3].map(|v| UInt2::new(v).unwrap()).to_vec()).unwrap();
+    let u2 =
+        Tensor::from_vec([4], [0u8, 1, 2, 3].map(|v| UInt2::new(v).unwrap()).to_vec()).unwrap();
     let p = u2.as_proto_field().unwrap();
     assert_eq!(
         hex::encode(prost::Message::encode_to_vec(&p)),
@@ -169,7 +195,9 @@ fn proto_fields_and_printing() {
 
     let f4 = Tensor::from_vec(
         [4],
-        [0.0f32, 0.5, 1.0, -6.0].map(Float4E2M1FN::from_f32).to_vec(),
+        [0.0f32, 0.5, 1.0, -6.0]
+            .map(Float4E2M1FN::from_f32)
+            .to_vec(),
     )
     .unwrap();
     assert_eq!(f4.summarize_value(-1, true), "[0 0.5 1 -6]");
@@ -189,5 +217,8 @@ fn proto_fields_and_printing() {
         tensor_shape: Some(TensorShape::new(&[2]).unwrap().as_proto()),
         ..Default::default()
     };
-    assert_eq!(Tensor::from_proto(&raw).unwrap().summarize_value(-1, true), "[-0.5 -3]");
+    assert_eq!(
+        Tensor::from_proto(&raw).unwrap().summarize_value(-1, true),
+        "[-0.5 -3]"
+    );
 }

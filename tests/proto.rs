@@ -9,8 +9,7 @@ use prost::Message;
 use tftensor::pb::{self, TensorShapeProto};
 use tftensor::{
     DataType, Error, Int2, Int4, PartialTensorShape, QInt8, QUInt16, ResourceHandle, Tensor, UInt2,
-    UInt4,
-    Variant,
+    UInt4, Variant,
 };
 
 mod common;

@@ -9,10 +9,10 @@ mod quantized;
 mod resource;
 mod variant;
 
+pub use self::float4::Float4E2M1FN;
 pub use self::float8::{
     Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ,
 };
-pub use self::float4::Float4E2M1FN;
 pub use self::int2::{Int2, UInt2};
 pub use self::int4::{Int4, UInt4};
 pub use self::quantized::{QInt16, QInt32, QInt8, QUInt16, QUInt8};

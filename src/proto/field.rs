@@ -24,6 +24,7 @@ use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 use super::handle::{handle_from_proto, handle_to_proto, variant_from_proto, variant_to_proto};
+use super::lenient::{resource_handle_proto, strip_mistyped, variant_tensor_data_proto, Schema};
 use super::{bytes_field_len, DecodeCtx};
 
 /// The per-dtype half of the codec. `field` means the dtype's typed field
@@ -351,15 +352,20 @@ fn encode_messages(encoded: &[Vec<u8>], check: &dyn Fn(u64) -> Result<()>) -> Re
 }
 
 /// Decodes list-coded element messages of `tensor_content`, one per element.
+/// Fields with a wire type `schema` does not allow are skipped, as C++
+/// protobuf skips them.
 fn decode_messages<T: Element, M: Message + Default>(
     content: &Bytes,
     shape: TensorShape,
+    schema: Schema,
     mut convert: impl FnMut(M) -> Result<T>,
 ) -> Result<Tensor> {
     let ranges = decode_list(content, element_count(&shape)?)?;
     let mut values = try_vec(ranges.len())?;
     for (i, r) in ranges.into_iter().enumerate() {
-        let msg = M::decode(sub_bytes(content, r)?)
+        let raw = sub_bytes(content, r)?;
+        let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
+        let msg = M::decode(raw)
             .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
         values.push(convert(msg)?);
     }
@@ -396,9 +402,12 @@ impl ProtoElement for ResourceHandle {
     }
 
     fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(content, shape, |m: pb::ResourceHandleProto| {
-            handle_from_proto(&m)
-        })
+        decode_messages(
+            content,
+            shape,
+            resource_handle_proto,
+            |m: pb::ResourceHandleProto| handle_from_proto(&m),
+        )
     }
 
     fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
@@ -441,9 +450,12 @@ impl ProtoElement for Variant {
     }
 
     fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(content, shape, |m: pb::VariantTensorDataProto| {
-            variant_from_proto(&m, ctx)
-        })
+        decode_messages(
+            content,
+            shape,
+            variant_tensor_data_proto,
+            |m: pb::VariantTensorDataProto| variant_from_proto(&m, ctx),
+        )
     }
 
     fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {

@@ -11,6 +11,7 @@
 mod compress;
 mod field;
 mod handle;
+pub(crate) mod lenient;
 
 use bytes::Bytes;
 use prost::encoding::{encoded_len_varint, key_len};
