@@ -8,11 +8,12 @@ use std::ops::Range;
 use bytes::Bytes;
 use half::{bf16, f16};
 use num_complex::Complex;
-use prost::encoding::{encoded_len_varint, key_len};
+use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
 use prost::Message;
 
 use crate::buffer::try_vec;
 use crate::coding::{decode_list, encode_list, encoded_list_len};
+use crate::element::sealed::Sealed;
 use crate::element::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
     Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt2,
@@ -53,6 +54,16 @@ pub(crate) trait ProtoElement: Element {
 
     /// Replaces the typed field with `values`.
     fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()>;
+
+    /// Appends the typed field holding `values` in its wire form, exactly
+    /// the bytes prost writes for [`ProtoElement::write_field`]'s result,
+    /// without building the field: packed fixed-width values and raw bytes
+    /// as one copy of the elements, varints straight from the elements.
+    /// `field_len` is [`ProtoElement::field_encoded_len`]'s answer; the
+    /// caller has reserved it. `false` (nothing written) for message fields.
+    fn put_field(_values: &[Self], _field_len: u64, _out: &mut Vec<u8>) -> bool {
+        false
+    }
 
     /// Keeps the first `n` elements of the typed field.
     fn truncate_field(proto: &mut TensorProto, n: usize);
@@ -99,29 +110,78 @@ trait Wire: Copy {
     const FIXED: Option<u64>;
     /// Bytes of one varint value.
     fn varint_len(self) -> u64;
+    /// Appends the value's wire bytes.
+    fn put(self, out: &mut Vec<u8>);
 }
 
 macro_rules! wire {
-    ($($t:ty => $fixed:expr, |$v:ident| $len:expr;)*) => {$(
+    ($($t:ty => $fixed:expr, |$v:ident| $len:expr, |$p:ident, $o:ident| $put:expr;)*) => {$(
         impl Wire for $t {
             const FIXED: Option<u64> = $fixed;
             fn varint_len(self) -> u64 {
                 let $v = self;
                 $len as u64
             }
+            #[inline]
+            fn put(self, $o: &mut Vec<u8>) {
+                let $p = self;
+                $put
+            }
         }
     )*};
 }
 
 wire! {
-    f32 => Some(4), |_v| 4;
-    f64 => Some(8), |_v| 8;
-    bool => Some(1), |_v| 1;
+    f32 => Some(4), |_v| 4, |v, out| out.extend_from_slice(&v.to_le_bytes());
+    f64 => Some(8), |_v| 8, |v, out| out.extend_from_slice(&v.to_le_bytes());
+    bool => Some(1), |_v| 1, |v, out| out.push(u8::from(v));
     // Negative int32 values are sign-extended to 10-byte varints.
-    i32 => None, |v| encoded_len_varint(i64::from(v) as u64);
-    i64 => None, |v| encoded_len_varint(v as u64);
-    u32 => None, |v| encoded_len_varint(u64::from(v));
-    u64 => None, |v| encoded_len_varint(v);
+    i32 => None, |v| encoded_len_varint(i64::from(v) as u64), |v, out| encode_varint(i64::from(v) as u64, out);
+    i64 => None, |v| encoded_len_varint(v as u64), |v, out| encode_varint(v as u64, out);
+    u32 => None, |v| encoded_len_varint(u64::from(v)), |v, out| encode_varint(u64::from(v), out);
+    u64 => None, |v| encoded_len_varint(v), |v, out| encode_varint(v, out);
+}
+
+/// The payload length of a length-delimited field whose whole encoding
+/// (key, length prefix, payload) takes `field_len` bytes.
+fn payload_len(tag: u32, field_len: u64) -> u64 {
+    let rest = field_len.saturating_sub(key_len(tag) as u64);
+    // `p + encoded_len_varint(p)` grows strictly with `p`, so one prefix
+    // length fits.
+    (1..=10u64)
+        .map(|n| rest.saturating_sub(n))
+        .find(|&p| encoded_len_varint(p) as u64 + p == rest)
+        .unwrap_or(0)
+}
+
+/// Appends a non-empty length-delimited field: key, length, then `body`.
+fn put_len_delimited(tag: u32, field_len: u64, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
+    if field_len == 0 {
+        // proto3 omits an empty packed or bytes field.
+        return;
+    }
+    encode_key(tag, WireType::LengthDelimited, out);
+    encode_varint(payload_len(tag, field_len), out);
+    body(out);
+}
+
+/// The packed field of `values` (`write` gives each one's field value):
+/// fixed-width values whose in-memory bytes are their wire bytes (f32,
+/// f64, bool) are copied in one piece; the rest are written one by one.
+fn put_packed<T: Element, W: Wire>(
+    tag: u32,
+    values: &[T],
+    field_len: u64,
+    out: &mut Vec<u8>,
+    write: impl Fn(&T) -> W,
+) {
+    put_len_delimited(tag, field_len, out, |out| {
+        let same_bytes = W::FIXED == Some(size_of::<T>() as u64) && cfg!(target_endian = "little");
+        match <T as Sealed>::as_bytes(values) {
+            Some(raw) if same_bytes => out.extend_from_slice(raw),
+            _ => values.iter().for_each(|v| write(v).put(out)),
+        }
+    });
 }
 
 /// Encoded size of a packed repeated field of `n` wire values.
@@ -163,6 +223,11 @@ macro_rules! repeated {
 
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.$field.truncate(n);
+            }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_packed($tag, values, field_len, out, |&$w| $write);
+                true
             }
         }
     )*};
@@ -231,6 +296,20 @@ macro_rules! complex {
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.$field.truncate(n.saturating_mul(2));
             }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_len_delimited($tag, field_len, out, |out| {
+                    // (re, im) pairs are the packed field's values in order.
+                    match <Self as Sealed>::as_bytes(values) {
+                        Some(raw) if cfg!(target_endian = "little") => out.extend_from_slice(raw),
+                        _ => values.iter().for_each(|c| {
+                            c.re.put(out);
+                            c.im.put(out);
+                        }),
+                    }
+                });
+                true
+            }
         }
     )*};
 }
@@ -272,6 +351,14 @@ macro_rules! float8 {
 
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.float8_val.truncate(n);
+            }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_len_delimited(FLOAT8_TAG, field_len, out, |out| match <Self as Sealed>::as_bytes(values) {
+                    Some(raw) => out.extend_from_slice(raw),
+                    None => out.extend(values.iter().map(|v| v.to_bits())),
+                });
+                true
             }
         }
     )*};
@@ -321,6 +408,16 @@ impl ProtoElement for Bytes {
 
     fn truncate_field(proto: &mut TensorProto, n: usize) {
         proto.string_val.truncate(n);
+    }
+
+    fn put_field(values: &[Self], _: u64, out: &mut Vec<u8>) -> bool {
+        // Unpacked: every string is a field of its own, empty ones included.
+        for s in values {
+            encode_key(STRING_TAG, WireType::LengthDelimited, out);
+            encode_varint(s.len() as u64, out);
+            out.extend_from_slice(s);
+        }
+        true
     }
 
     fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {

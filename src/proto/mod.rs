@@ -9,6 +9,7 @@
 //! Where tftensor deviates from TF, the item's docs say so.
 
 mod compress;
+mod encode;
 mod field;
 mod handle;
 pub(crate) mod lenient;
@@ -345,6 +346,7 @@ fn decode_typed<T: ProtoElement>(
 /// field when its size is computable, and after building otherwise.
 fn write_field_checked<T: ProtoElement>(t: &Tensor, proto: &mut pb::TensorProto) -> Result<()> {
     let base = proto.encoded_len() as u64;
+    let t = encode::readable::<T>(t)?;
     let values = t.as_slice::<T>()?;
     // Every value takes at least one byte: a cheap first check that spares
     // scanning varints of a tensor that can never fit.
