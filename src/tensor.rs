@@ -199,7 +199,7 @@ impl Tensor {
         Self::new_in(&allocator, dtype, shape.into_shape()?)
     }
 
-    fn new_in(
+    pub(crate) fn new_in(
         allocator: &Arc<dyn Allocator>,
         dtype: DataType,
         shape: TensorShape,

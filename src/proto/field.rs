@@ -11,8 +11,11 @@ use num_complex::Complex;
 use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
 use prost::Message;
 
-use crate::buffer::try_vec;
+use std::sync::Arc;
+
+use crate::buffer::{try_vec, Allocator, RawBuffer, RawBufferHandle, RootBuffer};
 use crate::coding::{decode_list, encode_list, encoded_list_len};
+use crate::dtype::DataType;
 use crate::element::sealed::Sealed;
 use crate::element::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
@@ -70,8 +73,12 @@ pub(crate) trait ProtoElement: Element {
 
     /// Decodes non-empty `tensor_content` for `shape` (already charged to
     /// the budget). POD: the raw bytes, adopted without a copy when aligned.
-    fn decode_content(content: &Bytes, shape: TensorShape, _ctx: &mut DecodeCtx) -> Result<Tensor> {
-        Tensor::from_buffer(Self::DTYPE, shape, content.clone()).map_err(|e| match e {
+    fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
+        let t = match ctx.allocator() {
+            Some(a) => copy_content_in(a, Self::DTYPE, shape, content),
+            None => Tensor::from_buffer(Self::DTYPE, shape, content.clone()),
+        };
+        t.map_err(|e| match e {
             Error::SizeMismatch(m) | Error::InvalidArgument(m) => Error::InvalidProto(m),
             other => other,
         })
@@ -88,6 +95,35 @@ pub(crate) trait ProtoElement: Element {
         // keeps the shared bytes unchanged.
         Ok(crate::proto_fast::shared_content(t).unwrap_or_else(|| Bytes::copy_from_slice(raw)))
     }
+}
+
+/// POD `content` copied into a buffer from `allocator`, with
+/// [`Tensor::from_buffer`]'s checks (and its messages).
+fn copy_content_in(
+    allocator: &Arc<dyn Allocator>,
+    dtype: DataType,
+    shape: TensorShape,
+    content: &Bytes,
+) -> Result<Tensor> {
+    let expected = crate::tensor::byte_len(dtype, shape.num_elements())?;
+    if content.len() != expected {
+        return Err(Error::SizeMismatch(format!(
+            "Input size was {} and expected {expected}",
+            content.len()
+        )));
+    }
+    if dtype == DataType::Bool && content.iter().any(|&b| b > 1) {
+        return Err(Error::InvalidArgument("bool bytes must be 0 or 1".into()));
+    }
+    if expected == 0 {
+        return Tensor::new(dtype, shape);
+    }
+    let raw = RawBuffer::copy_of(allocator, content)?;
+    Ok(Tensor::with_root(
+        dtype,
+        shape,
+        RootBuffer::Allocated(RawBufferHandle(raw)),
+    ))
 }
 
 /// `b[r]` as a shared slice, checked (`Bytes::slice` panics out of range).
