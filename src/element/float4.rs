@@ -19,13 +19,6 @@ use core::cmp::Ordering;
 use core::fmt;
 use core::ops::Neg;
 
-/// The magnitudes of codes 0..=7.
-const MAGNITUDES: [f32; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
-
-/// Midpoints between neighbouring magnitudes: code `i` and `i + 1` meet at
-/// `MIDPOINTS[i]`.
-const MIDPOINTS: [f32; 7] = [0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0];
-
 /// TensorFlow's `float4_e2m1fn` element (`DT_FLOAT4_E2M1FN`): a 4-bit float
 /// with 2 exponent bits and 1 mantissa bit, finite (no inf, no NaN), stored
 /// alone in one byte.
@@ -130,7 +123,16 @@ impl Float4E2M1FN {
     /// ```
     #[inline]
     pub const fn to_f32(self) -> f32 {
-        let mag = MAGNITUDES[(self.0 & 0x07) as usize];
+        let mag = match self.0 & 0x07 {
+            0 => 0.0,
+            1 => 0.5,
+            2 => 1.0,
+            3 => 1.5,
+            4 => 2.0,
+            5 => 3.0,
+            6 => 4.0,
+            _ => 6.0,
+        };
         if self.0 > 0x07 {
             -mag
         } else {
@@ -166,16 +168,25 @@ impl Float4E2M1FN {
             return Self(sign ^ 0x08);
         }
         let a = f32::from_bits(bits & 0x7FFF_FFFF);
-        let mut code = 0u8;
-        let mut i = 0;
-        while i < MIDPOINTS.len() {
-            let m = MIDPOINTS[i];
-            // Past the midpoint, or on it with the upper code even.
-            if a > m || (a == m && (i + 1) % 2 == 0) {
-                code = (i + 1) as u8;
-            }
-            i += 1;
-        }
+        // Between neighbours, the nearer; on a midpoint (0.25, 0.75, ...,
+        // 5), the even code.
+        let code = if a <= 0.25 {
+            0
+        } else if a < 0.75 {
+            1
+        } else if a <= 1.25 {
+            2
+        } else if a < 1.75 {
+            3
+        } else if a <= 2.5 {
+            4
+        } else if a < 3.5 {
+            5
+        } else if a <= 5.0 {
+            6
+        } else {
+            7
+        };
         Self(sign | code)
     }
 }

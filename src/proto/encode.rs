@@ -13,7 +13,7 @@ use crate::pb;
 use crate::tensor::Tensor;
 
 use super::check_proto_size;
-use super::field::ProtoElement;
+use super::field::{ProtoElement, VARINT_SLACK};
 
 /// `t` if its elements can be read as `&[T]`, else one aligned copy of it
 /// (a slice of a byte tensor bitcast to a wider type can start at any
@@ -54,7 +54,11 @@ fn put_tensor<T: ProtoElement>(
             .map_err(|e| Error::InvalidProto(e.to_string()));
     };
     check_proto_size(base.saturating_add(field_len))?;
-    reserve(out, base.saturating_add(field_len))?;
+    reserve(
+        out,
+        base.saturating_add(field_len)
+            .saturating_add(VARINT_SLACK as u64),
+    )?;
     header
         .encode(out)
         .map_err(|e| Error::InvalidProto(e.to_string()))?;
@@ -71,7 +75,7 @@ impl Tensor {
     /// `bool_val` and the `float8_val` bytes are one copy of the tensor's
     /// bytes; varint fields (`int_val`, `int64_val`, `half_val`, ...) are
     /// encoded from the elements with no intermediate vector. The output is
-    /// allocated once, at its exact size.
+    /// allocated once (its exact size plus 8 bytes of slack).
     ///
     /// Misaligned element data (a slice of a byte tensor bitcast to a wider
     /// type) is read through one aligned copy.

@@ -63,7 +63,8 @@ pub(crate) trait ProtoElement: Element {
     /// without building the field: packed fixed-width values and raw bytes
     /// as one copy of the elements, varints straight from the elements.
     /// `field_len` is [`ProtoElement::field_encoded_len`]'s answer; the
-    /// caller has reserved it. `false` (nothing written) for message fields.
+    /// caller has reserved it plus [`VARINT_SLACK`] bytes. `false` (nothing
+    /// written) for message fields.
     fn put_field(_values: &[Self], _field_len: u64, _out: &mut Vec<u8>) -> bool {
         false
     }
@@ -146,37 +147,124 @@ trait Wire: Copy {
     const FIXED: Option<u64>;
     /// Bytes of one varint value.
     fn varint_len(self) -> u64;
-    /// Appends the value's wire bytes.
-    fn put(self, out: &mut Vec<u8>);
+    /// Appends the wire bytes of `values`, `payload` bytes in all.
+    fn put_all(values: impl Iterator<Item = Self>, payload: u64, out: &mut Vec<u8>);
 }
 
-macro_rules! wire {
-    ($($t:ty => $fixed:expr, |$v:ident| $len:expr, |$p:ident, $o:ident| $put:expr;)*) => {$(
+macro_rules! fixed_wire {
+    ($($t:ty => $n:literal;)*) => {$(
         impl Wire for $t {
-            const FIXED: Option<u64> = $fixed;
+            const FIXED: Option<u64> = Some($n);
             fn varint_len(self) -> u64 {
-                let $v = self;
-                $len as u64
+                $n
             }
-            #[inline]
-            fn put(self, $o: &mut Vec<u8>) {
-                let $p = self;
-                $put
+            fn put_all(values: impl Iterator<Item = Self>, _: u64, out: &mut Vec<u8>) {
+                values.for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
             }
         }
     )*};
 }
 
-wire! {
-    f32 => Some(4), |_v| 4, |v, out| out.extend_from_slice(&v.to_le_bytes());
-    f64 => Some(8), |_v| 8, |v, out| out.extend_from_slice(&v.to_le_bytes());
-    bool => Some(1), |_v| 1, |v, out| out.push(u8::from(v));
-    // Negative int32 values are sign-extended to 10-byte varints.
-    i32 => None, |v| encoded_len_varint(i64::from(v) as u64), |v, out| encode_varint(i64::from(v) as u64, out);
-    i64 => None, |v| encoded_len_varint(v as u64), |v, out| encode_varint(v as u64, out);
-    u32 => None, |v| encoded_len_varint(u64::from(v)), |v, out| encode_varint(u64::from(v), out);
-    u64 => None, |v| encoded_len_varint(v), |v, out| encode_varint(v, out);
+fixed_wire! {
+    f32 => 4;
+    f64 => 8;
 }
+
+impl Wire for bool {
+    const FIXED: Option<u64> = Some(1);
+    fn varint_len(self) -> u64 {
+        1
+    }
+    fn put_all(values: impl Iterator<Item = Self>, _: u64, out: &mut Vec<u8>) {
+        out.extend(values.map(u8::from));
+    }
+}
+
+macro_rules! varint_wire {
+    ($($t:ty => |$v:ident| $wire:expr;)*) => {$(
+        impl Wire for $t {
+            const FIXED: Option<u64> = None;
+            fn varint_len(self) -> u64 {
+                let $v = self;
+                encoded_len_varint($wire) as u64
+            }
+            fn put_all(values: impl Iterator<Item = Self>, payload: u64, out: &mut Vec<u8>) {
+                put_varints(values.map(|$v| $wire), payload, out);
+            }
+        }
+    )*};
+}
+
+varint_wire! {
+    // Negative int32 values are sign-extended to 10-byte varints.
+    i32 => |v| i64::from(v) as u64;
+    i64 => |v| v as u64;
+    u32 => |v| u64::from(v);
+    u64 => |v| v;
+}
+
+/// The 7-bit groups of `v` (< 2^56) spread one per byte, little-endian:
+/// a varint's bytes before the continuation bits are set.
+#[inline]
+fn spread7(v: u64) -> u64 {
+    (v & 0x7f)
+        | ((v << 1) & 0x7f00)
+        | ((v << 2) & 0x7f_0000)
+        | ((v << 3) & 0x7f00_0000)
+        | ((v << 4) & 0x7f_0000_0000)
+        | ((v << 5) & 0x7f00_0000_0000)
+        | ((v << 6) & 0x7f_0000_0000_0000)
+        | ((v << 7) & 0x7f00_0000_0000_0000)
+}
+
+/// Appends `values` as varints, `payload` bytes in all, without a
+/// capacity check per byte: the output is sized once, and the first eight
+/// bytes of each value are one 8-byte store of its spread 7-bit groups (the
+/// bytes past its length are overwritten by the next value, or cut off at
+/// the end). Needs [`VARINT_SLACK`] bytes of capacity past the payload to
+/// stay within the reservation.
+fn put_varints(values: impl Iterator<Item = u64>, payload: u64, out: &mut Vec<u8>) {
+    let start = out.len();
+    let Some(end) = usize::try_from(payload)
+        .ok()
+        .and_then(|p| start.checked_add(p))
+    else {
+        return;
+    };
+    out.resize(end + VARINT_SLACK, 0);
+    let mut pos = start;
+    for v in values {
+        let n = encoded_len_varint(v);
+        // Continuation bits on every byte but the last of the first eight.
+        let cont = if n > 8 {
+            0x8080_8080_8080_8080u64
+        } else {
+            0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1)
+        };
+        let low = spread7(v & ((1 << 56) - 1)) | cont;
+        if let Some(dst) = out.get_mut(pos..pos + 8) {
+            dst.copy_from_slice(&low.to_le_bytes());
+        }
+        if n > 8 {
+            // Values of 2^56 and more (negative int32 and int64): one or
+            // two bytes more.
+            let high = v >> 56;
+            let tail = [
+                (high as u8 & 0x7f) | if n > 9 { 0x80 } else { 0 },
+                (high >> 7) as u8,
+            ];
+            if let (Some(dst), Some(src)) = (out.get_mut(pos + 8..pos + n), tail.get(..n - 8)) {
+                dst.copy_from_slice(src);
+            }
+        }
+        pos += n;
+    }
+    debug_assert_eq!(pos, end, "varint payload length");
+    out.truncate(end);
+}
+
+/// Spare capacity [`ProtoElement::put_field`] needs past the field's end.
+pub(crate) const VARINT_SLACK: usize = 8;
 
 /// The payload length of a length-delimited field whose whole encoding
 /// (key, length prefix, payload) takes `field_len` bytes.
@@ -184,10 +272,14 @@ fn payload_len(tag: u32, field_len: u64) -> u64 {
     let rest = field_len.saturating_sub(key_len(tag) as u64);
     // `p + encoded_len_varint(p)` grows strictly with `p`, so one prefix
     // length fits.
-    (1..=10u64)
+    let payload = (1..=10u64)
         .map(|n| rest.saturating_sub(n))
-        .find(|&p| encoded_len_varint(p) as u64 + p == rest)
-        .unwrap_or(0)
+        .find(|&p| encoded_len_varint(p) as u64 + p == rest);
+    debug_assert!(
+        payload.is_some(),
+        "no payload fits a field of {field_len} bytes"
+    );
+    payload.unwrap_or(0)
 }
 
 /// Appends a non-empty length-delimited field: key, length, then `body`.
@@ -215,7 +307,7 @@ fn put_packed<T: Element, W: Wire>(
         let same_bytes = W::FIXED == Some(size_of::<T>() as u64) && cfg!(target_endian = "little");
         match <T as Sealed>::as_bytes(values) {
             Some(raw) if same_bytes => out.extend_from_slice(raw),
-            _ => values.iter().for_each(|v| write(v).put(out)),
+            _ => W::put_all(values.iter().map(write), payload_len(tag, field_len), out),
         }
     });
 }
@@ -338,10 +430,11 @@ macro_rules! complex {
                     // (re, im) pairs are the packed field's values in order.
                     match <Self as Sealed>::as_bytes(values) {
                         Some(raw) if cfg!(target_endian = "little") => out.extend_from_slice(raw),
-                        _ => values.iter().for_each(|c| {
-                            c.re.put(out);
-                            c.im.put(out);
-                        }),
+                        _ => <$re as Wire>::put_all(
+                            values.iter().flat_map(|c| [c.re, c.im]),
+                            payload_len($tag, field_len),
+                            out,
+                        ),
                     }
                 });
                 true
@@ -598,5 +691,31 @@ impl ProtoElement for Variant {
             encoded.push(variant_to_proto(v)?.encode_to_vec());
         }
         encode_messages(&encoded, check)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 8-byte-store writer gives prost's bytes at every length
+    /// boundary, in a buffer with bytes already in it.
+    #[test]
+    fn put_varints_matches_prost() {
+        let mut values = vec![0u64, 1, 127, 128, u64::MAX, u64::MAX - 1, (-1i64) as u64];
+        for bits in 1..64 {
+            values.extend([(1u64 << bits) - 1, 1u64 << bits, (1u64 << bits) + 1]);
+        }
+        let mut want = vec![0xAA];
+        for &v in &values {
+            encode_varint(v, &mut want);
+        }
+        let payload: u64 = values.iter().map(|&v| encoded_len_varint(v) as u64).sum();
+        let mut got = vec![0xAA];
+        got.reserve(payload as usize + VARINT_SLACK);
+        let cap = got.capacity();
+        put_varints(values.iter().copied(), payload, &mut got);
+        assert_eq!(got, want);
+        assert_eq!(got.capacity(), cap, "no reallocation");
     }
 }
