@@ -366,6 +366,26 @@ fn decode_typed<T: ProtoElement>(
     Ok(t)
 }
 
+/// An int32 tensor whose `int_val` holds exactly its elements (what
+/// AsProtoField writes) takes the parsed vector as its buffer, where
+/// `from_proto` would allocate and copy: the same tensor, one 4-bytes-per-
+/// element allocation and copy fewer. `None` for every other proto.
+fn adopt_int_val(proto: &mut pb::TensorProto, opts: &FromProtoOptions) -> Result<Option<Tensor>> {
+    if proto.dtype != DataType::Int32.as_i32()
+        || !proto.tensor_content.is_empty()
+        || proto.int_val.is_empty()
+    {
+        return Ok(None);
+    }
+    let shape = shape_from_proto(proto.tensor_shape.as_ref())?;
+    if usize::try_from(shape.num_elements()).ok() != Some(proto.int_val.len()) {
+        return Ok(None);
+    }
+    // The same budget from_proto applies.
+    DecodeCtx::new(opts).charge::<i32>(shape.num_elements())?;
+    Tensor::from_vec(shape, std::mem::take(&mut proto.int_val)).map(Some)
+}
+
 /// AsProtoField's per-dtype part: refuses a 2 GiB proto before building the
 /// field when its size is computable, and after building otherwise.
 fn write_field_checked<T: ProtoElement>(t: &Tensor, proto: &mut pb::TensorProto) -> Result<()> {
@@ -552,8 +572,11 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn decode_with(bytes: Bytes, opts: &FromProtoOptions) -> Result<Tensor> {
-        let proto = crate::proto_fast::decode_tensor_proto(bytes)
+        let mut proto = crate::proto_fast::decode_tensor_proto(bytes)
             .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
+        if let Some(t) = adopt_int_val(&mut proto, opts)? {
+            return Ok(t);
+        }
         Self::from_proto_with(&proto, opts)
     }
 
