@@ -248,9 +248,90 @@ fn field(c: &mut Criterion) {
     dec.finish();
 }
 
+/// `[n / 256, 256]` tensors of `T` from the f32 data.
+fn typed_tensor<T: tftensor::Element>(bytes: usize, from: impl Fn(f32) -> T) -> Tensor {
+    let n = bytes / size_of::<T>();
+    let v: Vec<T> = common::f32_data(n).into_iter().map(from).collect();
+    Tensor::from_vec([(n / 256) as i64, 256], v).unwrap()
+}
+
+/// The one-pass field encoder (`encode_proto_field`) against the prost
+/// path it replaces (`as_proto_field` + `encode_to_vec`) and against
+/// memcpy, interleaved A/B in one run; and int32 `int_val` decode. Ids:
+/// `proto_field_direct/<dtype>_<path>_vs_<baseline>/<size>`.
+fn field_direct(_: &mut Criterion) {
+    use num_complex::Complex;
+    for bytes in sizes() {
+        let label = bytes_label(bytes);
+        let cases = [
+            ("f32", typed_tensor(bytes, |v| v)),
+            ("f64", typed_tensor(bytes, f64::from)),
+            ("c64", typed_tensor(bytes, |v| Complex::new(v, -v))),
+        ];
+        for (name, t) in &cases {
+            assert_eq!(
+                t.encode_proto_field().unwrap(),
+                t.as_proto_field().unwrap().encode_to_vec()
+            );
+            let src = t.tensor_data().unwrap();
+            common::paired_vs_memcpy(
+                "proto_field_direct",
+                &format!("{name}_direct"),
+                &label,
+                || t.encode_proto_field().unwrap(),
+                src,
+            );
+            common::paired_vs_memcpy(
+                "proto_field_direct",
+                &format!("{name}_prost"),
+                &label,
+                || t.as_proto_field().unwrap().encode_to_vec(),
+                src,
+            );
+            let mut buf = Vec::with_capacity(bytes + 64);
+            common::paired_vs_memcpy(
+                "proto_field_direct",
+                &format!("{name}_direct_reuse_buf"),
+                &label,
+                || {
+                    buf.clear();
+                    t.encode_proto_field_to(&mut buf).unwrap();
+                },
+                src,
+            );
+        }
+        // int32: varints, as TF's AsProtoField writes int_val.
+        let n = bytes / 4;
+        let t = Tensor::from_vec([(n / 256) as i64, 256], common::i32_data(n)).unwrap();
+        let wire = t.encode_proto_field().unwrap();
+        assert_eq!(wire, t.as_proto_field().unwrap().encode_to_vec());
+        common::paired(
+            &format!("proto_field_direct/i32_direct_vs_prost/{label}"),
+            || t.encode_proto_field().unwrap(),
+            || t.as_proto_field().unwrap().encode_to_vec(),
+        );
+        common::paired_vs_memcpy(
+            "proto_field_direct",
+            "i32_direct",
+            &label,
+            || t.encode_proto_field().unwrap(),
+            t.tensor_data().unwrap(),
+        );
+        let wire = Bytes::from(wire);
+        assert!(Tensor::decode(wire.clone()).unwrap() == t);
+        common::paired_vs_memcpy(
+            "proto_field_direct",
+            "i32_decode",
+            &label,
+            || Tensor::decode(wire.clone()).unwrap(),
+            t.tensor_data().unwrap(),
+        );
+    }
+}
+
 criterion_group! {
     name = benches;
     config = common::config();
-    targets = encode_content, decode_content, field
+    targets = encode_content, decode_content, field, field_direct
 }
 criterion_main!(benches);

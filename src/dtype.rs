@@ -105,17 +105,20 @@ dtype_table! {
     Float8E5M2FNUZ = 28, "float8_e5m2fnuz", "DT_FLOAT8_E5M2FNUZ", 1, Float, "8-bit float e5m2, finite, unsigned zero.";
     Int4 = 29, "int4", "DT_INT4", 1, Int, "Signed 4-bit integer, stored one per byte ([`Int4`](crate::Int4)).";
     UInt4 = 30, "uint4", "DT_UINT4", 1, Int, "Unsigned 4-bit integer, stored one per byte ([`UInt4`](crate::UInt4)).";
+    Int2 = 31, "int2", "DT_INT2", 1, Int, "Signed 2-bit integer, stored one per byte ([`Int2`](crate::Int2)).";
+    UInt2 = 32, "uint2", "DT_UINT2", 1, Int, "Unsigned 2-bit integer, stored one per byte ([`UInt2`](crate::UInt2)).";
+    Float4E2M1FN = 33, "float4_e2m1fn", "DT_FLOAT4_E2M1FN", 1, Float, "4-bit float, 2 exponent and 1 mantissa bits, finite ([`Float4E2M1FN`](crate::Float4E2M1FN)).";
 }
 
 /// TF's `kDataTypeRefOffset`.
 const REF_OFFSET: i32 = 100;
 
 impl DataType {
-    /// Every dtype a [`Tensor`](crate::Tensor) can hold (1 to 30), in number order.
+    /// Every dtype a [`Tensor`](crate::Tensor) can hold (1 to 33), in number order.
     ///
     /// ```
     /// use tftensor::DataType;
-    /// assert_eq!(DataType::all().len(), 30);
+    /// assert_eq!(DataType::all().len(), 33);
     /// assert_eq!(DataType::all()[0], DataType::Float);
     /// ```
     pub fn all() -> &'static [DataType] {
@@ -275,8 +278,8 @@ impl DataType {
         self.kind() == Kind::Quantized
     }
 
-    /// TF's `DataTypeIsFloating`: half, bfloat16, float, double and the
-    /// float8 types.
+    /// TF's `DataTypeIsFloating`: half, bfloat16, float, double, the
+    /// float8 types and float4_e2m1fn.
     ///
     /// ```
     /// assert!(tftensor::DataType::Float8E5M2.is_floating());
@@ -286,8 +289,8 @@ impl DataType {
         self.kind() == Kind::Float
     }
 
-    /// TF's `DataTypeIsInteger`: the signed and unsigned integers, int4
-    /// and uint4 included (not bool, not quantized).
+    /// TF's `DataTypeIsInteger`: the signed and unsigned integers, int4,
+    /// uint4, int2 and uint2 included (not bool, not quantized).
     ///
     /// ```
     /// assert!(tftensor::DataType::UInt64.is_integer());
@@ -447,6 +450,9 @@ mod tests {
         (28, "float8_e5m2fnuz", 1),
         (29, "int4", 1),
         (30, "uint4", 1),
+        (31, "int2", 1),
+        (32, "uint2", 1),
+        (33, "float4_e2m1fn", 1),
     ];
 
     #[test]
@@ -471,7 +477,7 @@ mod tests {
 
     #[test]
     fn unknown_and_invalid() {
-        assert_eq!(DataType::from_i32(31).name(), "unknown dtype enum (31)");
+        assert_eq!(DataType::from_i32(34).name(), "unknown dtype enum (34)");
         assert_eq!(DataType::from_i32(-5).name(), "unknown dtype enum (-5)");
         assert_eq!(DataType::from_i32(99).size(), 0);
         assert_eq!(DataType::Invalid.name(), "INVALID");
@@ -509,13 +515,13 @@ mod tests {
         assert!("float16_ref_ref".parse::<DataType>().is_err());
         assert!("nope".parse::<DataType>().is_err());
         let floating: Vec<_> = DataType::all().iter().filter(|d| d.is_floating()).collect();
-        assert_eq!(floating.len(), 9);
+        assert_eq!(floating.len(), 10);
         let quantized = DataType::all().iter().filter(|d| d.is_quantized()).count();
         assert_eq!(quantized, 5);
         let complex = DataType::all().iter().filter(|d| d.is_complex()).count();
         assert_eq!(complex, 2);
         let ints = DataType::all().iter().filter(|d| d.is_integer()).count();
-        assert_eq!(ints, 10);
+        assert_eq!(ints, 12);
         assert!(!DataType::Bool.is_integer());
     }
 }

@@ -62,8 +62,9 @@ mod typed;
 pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocator, ALIGNMENT};
 pub use dtype::DataType;
 pub use element::{
-    Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Int4,
-    PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt4, Variant,
+    Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+    Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
+    UInt2, UInt4, Variant,
 };
 pub use error::{Error, Result};
 /// C's `printf("%.<precision>g")`, exported only so that the `%g` reference

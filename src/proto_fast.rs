@@ -28,6 +28,8 @@ use crate::tensor::Tensor;
 
 /// `TensorProto.float_val`'s field number.
 const FLOAT_VAL: u64 = 5;
+/// `TensorProto.int_val`'s field number.
+const INT_VAL: u64 = 7;
 /// Protobuf wire types this scanner steps over.
 const WIRE_VARINT: u64 = 0;
 const WIRE_FIXED64: u64 = 1;
@@ -65,8 +67,27 @@ fn read_varint(buf: &[u8]) -> Option<(u64, usize)> {
     None
 }
 
-/// A packed `float_val` field: where its key starts, and its payload.
+/// Int32 values packed as varints in `payload` (a packed `int_val`), into
+/// a vector of exactly their count (prost grows its vector by doubling);
+/// `None` for a malformed varint (prost then reports it) or when the memory
+/// cannot be had.
+pub(crate) fn decode_packed_i32(payload: &[u8]) -> Option<Vec<i32>> {
+    // Every varint ends with exactly one byte below 0x80.
+    let count = payload.iter().filter(|&&b| b < 0x80).count();
+    let mut out: Vec<i32> = Vec::new();
+    out.try_reserve_exact(count).ok()?;
+    let mut rest = payload;
+    while !rest.is_empty() {
+        // int32 keeps the low 32 bits, as prost and C++ do.
+        out.push(prost::encoding::decode_varint(&mut rest).ok()? as i32);
+    }
+    Some(out)
+}
+
+/// A packed `float_val` or `int_val` field: its number, where its key
+/// starts, and its payload.
 struct FloatField {
+    field: u64,
     start: usize,
     payload: Range<usize>,
 }
@@ -111,12 +132,13 @@ fn find_float_val(data: &[u8]) -> Option<Vec<FloatField>> {
         if pos > data.len() {
             return None;
         }
-        if field == FLOAT_VAL {
+        if field == FLOAT_VAL || field == INT_VAL {
             if wire != WIRE_LEN {
                 // Mixed packed and unpacked values: keep prost's order.
                 return None;
             }
             found.push(FloatField {
+                field,
                 start,
                 payload: payload_start..pos,
             });
@@ -141,15 +163,27 @@ fn num_elements(proto: &pb::TensorProto) -> Option<i64> {
 /// content is returned as `tensor_content` (a slice of `bytes`), otherwise
 /// as `float_val`.
 ///
+/// Known fields with a wire type their declaration does not allow are
+/// skipped first, as C++ protobuf skips them (see `proto::lenient`).
+///
 /// # Errors
 /// Exactly prost's: anything unusual is handed to
 /// `pb::TensorProto::decode` whole.
 pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost::DecodeError> {
+    // C++ protobuf skips known fields with the wrong wire type; so do we.
+    let bytes =
+        match crate::proto::lenient::strip_mistyped(&bytes, crate::proto::lenient::tensor_proto) {
+            Some(clean) => Bytes::from(clean),
+            None => bytes,
+        };
     let fields = match find_float_val(&bytes) {
         Some(f) if !f.is_empty() => f,
         _ => return pb::TensorProto::decode(bytes),
     };
-    if fields.iter().any(|f| f.payload.len() % 4 != 0) {
+    if fields
+        .iter()
+        .any(|f| f.field == FLOAT_VAL && f.payload.len() % 4 != 0)
+    {
         // prost's error for a truncated packed value.
         return pb::TensorProto::decode(bytes);
     }
@@ -165,7 +199,18 @@ pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost
         }
         seg_start = next;
     }
-    let payloads: Vec<Range<usize>> = fields.into_iter().map(|f| f.payload).collect();
+    let (ints, floats): (Vec<_>, Vec<_>) = fields.into_iter().partition(|f| f.field == INT_VAL);
+    for f in ints {
+        match bytes.get(f.payload).and_then(decode_packed_i32) {
+            Some(v) if proto.int_val.is_empty() => proto.int_val = v,
+            Some(v) => proto.int_val.extend_from_slice(&v),
+            None => return pb::TensorProto::decode(bytes),
+        }
+    }
+    let payloads: Vec<Range<usize>> = floats.into_iter().map(|f| f.payload).collect();
+    if payloads.is_empty() {
+        return Ok(proto);
+    }
     let total: usize = payloads.iter().map(Range::len).sum();
     let exact = proto.dtype == DataType::Float.as_i32()
         && proto.tensor_content.is_empty()
@@ -352,6 +397,54 @@ mod tests {
         assert_eq!(fast(&mixed), reference(&mixed));
     }
 
+    /// Packed `int_val` (what AsProtoField writes for int32 and the narrow
+    /// integer types) decodes as prost decodes it.
+    #[test]
+    fn packed_int_val_agrees_with_prost() {
+        let int_proto = |dtype: DataType, dims: &[i64], vals: &[i32]| pb::TensorProto {
+            dtype: dtype.as_i32(),
+            int_val: vals.to_vec(),
+            ..float_proto(dims, &[])
+        };
+        let vals = [0, 1, -1, 127, 128, i32::MIN, i32::MAX, -300];
+        let cases = [
+            int_proto(DataType::Int32, &[8], &vals),
+            int_proto(DataType::Int32, &[10], &vals), // short: fill with last
+            int_proto(DataType::Int32, &[2], &vals),  // long
+            int_proto(DataType::Int8, &[8], &vals),   // narrowed
+            int_proto(DataType::Int32, &[3], &[]),
+            pb::TensorProto {
+                float_val: vec![1.0],
+                ..int_proto(DataType::Int32, &[8], &vals)
+            },
+        ];
+        for p in cases {
+            let wire = p.encode_to_vec();
+            assert_eq!(fast(&wire), reference(&wire), "{p:?}");
+            // Split into two packed chunks.
+            let mut a = int_proto(DataType::Int32, &[8], &vals[..3]).encode_to_vec();
+            a.extend(
+                pb::TensorProto {
+                    int_val: vals[3..].to_vec(),
+                    ..Default::default()
+                }
+                .encode_to_vec(),
+            );
+            assert_eq!(fast(&a).unwrap().as_slice::<i32>().unwrap(), &vals);
+        }
+        // A varint cut short inside the payload, and an overlong one.
+        for payload in [vec![0x80u8], vec![0xff; 11]] {
+            let mut w = vec![0x08, 0x03, 0x3a, payload.len() as u8];
+            w.extend(&payload);
+            assert_eq!(fast(&w), reference(&w));
+            assert!(fast(&w).is_err());
+        }
+        assert_eq!(
+            decode_packed_i32(&[0xfe, 0xff, 0xff, 0xff, 0x0f]),
+            Some(vec![-2])
+        );
+    }
+
     #[test]
     fn malformed_input_gives_prosts_errors() {
         let good = float_proto(&[2], &[1.0, 2.0]).encode_to_vec();
@@ -365,7 +458,6 @@ mod tests {
             vec![0x2a, 0x08, 0, 0], // payload past the end
             vec![0x2a],             // key only
             vec![0x00, 0x01],       // field 0
-            vec![0x2b, 0x2c],       // group
             vec![0xff; 11],         // overlong varint
             good[..good.len() - 1].to_vec(),
         ];
@@ -374,6 +466,10 @@ mod tests {
             assert_eq!(a, b, "{w:?}");
             assert!(a.is_err(), "{w:?}");
         }
+        // A group under float_val's number is skipped, as C++ skips it
+        // (prost alone rejects it), leaving an empty proto.
+        assert_eq!(fast(&[0x2b, 0x2c]).unwrap_err(), "Type not set");
+        assert!(reference(&[0x2b, 0x2c]).is_err());
         for cut in 0..good.len() {
             assert_eq!(fast(&good[..cut]), reference(&good[..cut]), "cut {cut}");
         }

@@ -15,8 +15,9 @@ use half::{bf16, f16};
 use num_complex::Complex;
 
 use crate::element::{
-    dispatch_dtype, Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
-    Float8E5M2FNUZ, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt4, Variant,
+    dispatch_dtype, Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ,
+    Float8E5M2, Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
+    UInt2, UInt4, Variant,
 };
 use crate::format::{double_to_tf, float_to_tf, utf8_safe_c_escape};
 use crate::tensor::Tensor;
@@ -53,7 +54,7 @@ macro_rules! decimal_elements {
     )*};
 }
 decimal_elements!(
-    i8, i16, i32, i64, u8, u16, u32, u64, QInt8, QUInt8, QInt16, QUInt16, Int4, UInt4
+    i8, i16, i32, i64, u8, u16, u32, u64, QInt8, QUInt8, QInt16, QUInt16, Int4, UInt4, Int2, UInt2
 );
 
 /// Narrow floats: TF converts them to `float` first.
@@ -66,7 +67,15 @@ macro_rules! f32_elements {
         }
     )*};
 }
-f32_elements!(f32, f16, bf16, Float8E5M2, Float8E4M3FN, Float8E4M3B11FNUZ);
+f32_elements!(
+    f32,
+    f16,
+    bf16,
+    Float8E5M2,
+    Float8E4M3FN,
+    Float8E4M3B11FNUZ,
+    Float4E2M1FN
+);
 
 /// Types TF 2.21 has no case for: `?` in a flat list.
 macro_rules! unprintable_elements {

@@ -190,6 +190,15 @@ fn run_serialize(rec: &Value) -> Result<(), String> {
     if got != want {
         return Err(diff(&got, &want));
     }
+    if str_field(rec, "form")? == "field" {
+        // The one-pass encoder writes the same bytes.
+        let direct = t
+            .encode_proto_field()
+            .map_err(|e| format!("encode_proto_field failed: {e}"))?;
+        if direct != want {
+            return Err(format!("encode_proto_field: {}", diff(&direct, &want)));
+        }
+    }
     Ok(())
 }
 

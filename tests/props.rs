@@ -147,6 +147,18 @@ macro_rules! with_type {
                 type $T = UInt4;
                 $body
             }
+            DataType::Int2 => {
+                type $T = Int2;
+                $body
+            }
+            DataType::UInt2 => {
+                type $T = UInt2;
+                $body
+            }
+            DataType::Float4E2M1FN => {
+                type $T = Float4E2M1FN;
+                $body
+            }
             other => panic!("no element type for {other}"),
         }
     }};
@@ -213,6 +225,8 @@ fn pod_bytes(dtype: DataType, n: usize) -> impl Strategy<Value = Vec<u8>> {
                 DataType::Bool => *b & 1,
                 DataType::Int4 => (((*b << 4) as i8) >> 4) as u8,
                 DataType::UInt4 => *b & 0x0f,
+                DataType::Int2 => (((*b << 6) as i8) >> 6) as u8,
+                DataType::UInt2 => *b & 0x03,
                 _ => *b,
             };
         }
@@ -571,6 +585,34 @@ proptest! {
         let (a, b) = wire_round_trip(&p);
         prop_assert_eq!(&a, &t);
         prop_assert_eq!(&b, &t);
+    }
+
+    /// `encode_proto_field` (straight from the elements) writes exactly the
+    /// bytes prost writes for `as_proto_field`, also when the elements sit
+    /// at an odd address (a byte tensor sliced and bitcast); both AsProto
+    /// forms read such tensors.
+    #[test]
+    fn encode_proto_field_matches_prost(t in any_tensor_maybe_sliced(), pad in 0usize..8) {
+        let want = t.as_proto_field().unwrap().encode_to_vec();
+        prop_assert_eq!(&t.encode_proto_field().unwrap(), &want);
+        let mut buf = vec![7u8; 3];
+        t.encode_proto_field_to(&mut buf).unwrap();
+        prop_assert_eq!(&buf[3..], &want[..]);
+        if t.dtype().can_use_memcpy() {
+            let raw = t.tensor_data().unwrap();
+            let mut bytes = vec![0u8; pad];
+            bytes.extend_from_slice(raw);
+            let n = bytes.len() as i64;
+            let u8s = Tensor::from_vec([n], bytes).unwrap().slice(pad as i64, n).unwrap();
+            let mut odd = Tensor::default();
+            odd.bitcast_from(&u8s, t.dtype(), t.shape().clone()).unwrap();
+            prop_assert_eq!(&odd.encode_proto_field().unwrap(), &want);
+            prop_assert_eq!(odd.as_proto_field().unwrap().encode_to_vec(), want);
+            prop_assert_eq!(
+                odd.as_proto_tensor_content().unwrap().encode_to_vec(),
+                t.as_proto_tensor_content().unwrap().encode_to_vec()
+            );
+        }
     }
 
     /// The same through `as_proto_tensor_content`; POD content decoded from

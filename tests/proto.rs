@@ -8,8 +8,8 @@ use num_complex::Complex;
 use prost::Message;
 use tftensor::pb::{self, TensorShapeProto};
 use tftensor::{
-    DataType, Error, Int4, PartialTensorShape, QInt8, QUInt16, ResourceHandle, Tensor, UInt4,
-    Variant,
+    DataType, Error, Int2, Int4, PartialTensorShape, QInt8, QUInt16, ResourceHandle, Tensor, UInt2,
+    UInt4, Variant,
 };
 
 mod common;
@@ -37,7 +37,7 @@ fn pod_tensor(dtype: DataType, d: &[i64]) -> Tensor {
 }
 
 /// Equality as TF's TestCopies checks it: element values. For int4/uint4
-/// the value is the low nibble (AsProtoField writes the value, FromProto
+/// and int2/uint2 the value is the low bits (AsProtoField writes the value, FromProto
 /// narrows it back to a byte with the sign extended), so compare values;
 /// everything else must match bit for bit.
 fn assert_same(a: &Tensor, b: &Tensor, what: &str) {
@@ -55,6 +55,22 @@ fn assert_same(a: &Tensor, b: &Tensor, what: &str) {
             assert_eq!(
                 a.as_slice::<UInt4>().unwrap(),
                 b.as_slice::<UInt4>().unwrap(),
+                "{what}"
+            );
+        }
+        DataType::Int2 => {
+            assert_eq!(a.shape(), b.shape(), "{what}");
+            assert_eq!(
+                a.as_slice::<Int2>().unwrap(),
+                b.as_slice::<Int2>().unwrap(),
+                "{what}"
+            );
+        }
+        DataType::UInt2 => {
+            assert_eq!(a.shape(), b.shape(), "{what}");
+            assert_eq!(
+                a.as_slice::<UInt2>().unwrap(),
+                b.as_slice::<UInt2>().unwrap(),
                 "{what}"
             );
         }
@@ -282,6 +298,7 @@ fn protos_of_2_gib_or_more_are_refused() {
     for err in [
         t.as_proto_tensor_content().unwrap_err(),
         t.as_proto_field().unwrap_err(),
+        t.encode_proto_field().unwrap_err(),
     ] {
         match err {
             Error::LimitExceeded {
@@ -297,11 +314,15 @@ fn protos_of_2_gib_or_more_are_refused() {
     // float_val size is computed without reading the data.
     let mut f = Tensor::default();
     f.bitcast_from(&t, DataType::Float, [1i64 << 29]).unwrap();
-    let err = f.as_proto_field().unwrap_err();
-    assert!(
-        err.to_string().contains("exceeds the limit of 2147483647"),
-        "{err}"
-    );
+    for err in [
+        f.as_proto_field().unwrap_err(),
+        f.encode_proto_field().unwrap_err(),
+    ] {
+        assert!(
+            err.to_string().contains("exceeds the limit of 2147483647"),
+            "{err}"
+        );
+    }
     // A slice just under the limit builds its proto header fine.
     let small = t.slice(0, 16).unwrap();
     assert_eq!(
@@ -334,5 +355,36 @@ fn fill_description_reports_the_root_buffer() {
             shape: shape(&[0]),
             allocation_description: None
         }
+    );
+}
+
+/// Issue 11, fault 1: a uint8 tensor sliced at an odd offset and bitcast to
+/// float is readable; TF writes `float_val: 1.0` (and the content form).
+#[test]
+fn misaligned_elements_encode_in_both_forms() {
+    let bytes = Tensor::from_vec([5], vec![0u8, 0, 0, 0x80, 0x3f]).unwrap();
+    let odd = bytes.slice(1, 5).unwrap();
+    let mut f = Tensor::default();
+    f.bitcast_from(&odd, DataType::Float, [1]).unwrap();
+    let field = f.as_proto_field().unwrap();
+    assert_eq!(field.float_val, [1.0]);
+    let wire = field.encode_to_vec();
+    assert_eq!(hex::encode(&wire), "08011204120208012a040000803f");
+    assert_eq!(f.encode_proto_field().unwrap(), wire);
+    let content = f.as_proto_tensor_content().unwrap();
+    assert_eq!(&content.tensor_content[..], &[0, 0, 0x80, 0x3f]);
+    // uint64 from 8 bytes at offset 1.
+    let mut b = vec![9u8];
+    b.extend(0x0102_0304_0506_0708u64.to_le_bytes());
+    let src = Tensor::from_vec([9], b).unwrap().slice(1, 9).unwrap();
+    let mut u = Tensor::default();
+    u.bitcast_from(&src, DataType::UInt64, [1]).unwrap();
+    assert_eq!(
+        u.as_proto_field().unwrap().uint64_val,
+        [0x0102_0304_0506_0708]
+    );
+    assert_eq!(
+        u.encode_proto_field().unwrap(),
+        u.as_proto_field().unwrap().encode_to_vec()
     );
 }

@@ -62,6 +62,12 @@ pub fn f32_data(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i % 1013) as f32) * 0.25 - 100.0).collect()
 }
 
+/// Deterministic int32 data: 0..31372, so varints of 1 to 3 bytes (the
+/// same values as benches/peers/tf_int32_field.py).
+pub fn i32_data(n: usize) -> Vec<i32> {
+    (0..n).map(|i| (i % 1013) as i32 * 31).collect()
+}
+
 /// `n` bytes of deterministic data.
 pub fn byte_data(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i.wrapping_mul(31) >> 3) as u8).collect()
@@ -139,12 +145,17 @@ pub fn paired<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(
     black_box(a());
     let one = t0.elapsed().as_secs_f64().max(1e-9);
     let n = ((1e-2 / one) as usize).clamp(1, 1_000_000);
+    let cpu = cpu_time_mode();
     let time = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_seconds());
         for _ in 0..n {
             f();
         }
-        t.elapsed().as_secs_f64()
+        if cpu {
+            cpu_seconds() - c
+        } else {
+            t.elapsed().as_secs_f64()
+        }
     };
     let mut ratios = Vec::with_capacity(rounds);
     let (mut ta_all, mut tb_all) = (Vec::new(), Vec::new());
@@ -168,7 +179,8 @@ pub fn paired<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(
     let ratio = med(&mut ratios);
     let (ta, tb) = (med(&mut ta_all), med(&mut tb_all));
     println!(
-        "paired {name}: ratio {ratio:.4} (IQR {:.4}..{:.4}), {:.1} ns vs {:.1} ns, {rounds} rounds of {n}",
+        "paired{} {name}: ratio {ratio:.4} (IQR {:.4}..{:.4}), {:.1} ns vs {:.1} ns, {rounds} rounds of {n}",
+        if cpu { " (cpu time)" } else { "" },
         q(&ratios, 0.25),
         q(&ratios, 0.75),
         ta * 1e9,
@@ -186,6 +198,28 @@ pub fn paired<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(
     );
     let _ = std::fs::write(file, json);
     Some(ratio)
+}
+
+/// Whether [`paired`] times CPU time instead of wall time
+/// (`TFTENSOR_BENCH_CPU_TIME=1`). On a machine with more runnable jobs than
+/// cores, a call longer than a scheduler slice is preempted and its wall
+/// time grows with the load while a short one's does not; the process's
+/// CPU time (user + system, so page faults count) does not see the
+/// preemption.
+pub fn cpu_time_mode() -> bool {
+    std::env::var("TFTENSOR_BENCH_CPU_TIME").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// CPU seconds this process has used (`CLOCK_PROCESS_CPUTIME_ID`).
+pub fn cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// [`paired`] of `ours` against a memcpy of `src` into a warm buffer

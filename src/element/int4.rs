@@ -365,6 +365,8 @@ macro_rules! nibble_traits {
     };
 }
 
+pub(super) use nibble_traits;
+
 nibble_traits!(Int4, to_i8, to_i16, [i8, i16, i32, i64]);
 nibble_traits!(UInt4, to_u8, to_u16, [u8, u16, u32, u64, i16, i32, i64]);
 

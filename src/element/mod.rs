@@ -1,15 +1,19 @@
 //! Element types: the Rust type behind each [`DataType`], and the sealed
 //! [`Element`] trait that maps one to the other.
 
+mod float4;
 mod float8;
+mod int2;
 mod int4;
 mod quantized;
 mod resource;
 mod variant;
 
+pub use self::float4::Float4E2M1FN;
 pub use self::float8::{
     Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ,
 };
+pub use self::int2::{Int2, UInt2};
 pub use self::int4::{Int4, UInt4};
 pub use self::quantized::{QInt16, QInt32, QInt8, QUInt16, QUInt8};
 pub use self::resource::ResourceHandle;
@@ -26,8 +30,8 @@ use crate::dtype::DataType;
 ///
 /// Implemented (and sealed) for `f32`, `f64`, `i8`..`i64`, `u8`..`u64`,
 /// `bool`, `Complex<f32>`, `Complex<f64>`, `half::f16`, `half::bf16`, the
-/// quantized newtypes ([`QInt8`] ...), the five float8 types, [`Int4`],
-/// [`UInt4`], [`bytes::Bytes`] (`DT_STRING`: byte strings, not necessarily
+/// quantized newtypes ([`QInt8`] ...), the five float8 types,
+/// [`Float4E2M1FN`], [`Int4`], [`UInt4`], [`Int2`], [`UInt2`], [`bytes::Bytes`] (`DT_STRING`: byte strings, not necessarily
 /// UTF-8), [`ResourceHandle`] and [`Variant`].
 ///
 /// ```
@@ -86,7 +90,7 @@ pod_element! {
     Complex<f64> => Complex128, f16 => Half, u32 => UInt32, u64 => UInt64,
     Float8E5M2 => Float8E5M2, Float8E4M3FN => Float8E4M3FN, Float8E4M3FNUZ => Float8E4M3FNUZ,
     Float8E4M3B11FNUZ => Float8E4M3B11FNUZ, Float8E5M2FNUZ => Float8E5M2FNUZ,
-    Int4 => Int4, UInt4 => UInt4,
+    Int4 => Int4, UInt4 => UInt4, Int2 => Int2, UInt2 => UInt2, Float4E2M1FN => Float4E2M1FN,
 }
 
 // bool is one byte but only 0 and 1 are valid: the buffer checks every
@@ -252,6 +256,18 @@ macro_rules! dispatch_dtype {
             }
             __Dt::UInt4 => {
                 type $T = UInt4;
+                $body
+            }
+            __Dt::Int2 => {
+                type $T = Int2;
+                $body
+            }
+            __Dt::UInt2 => {
+                type $T = UInt2;
+                $body
+            }
+            __Dt::Float4E2M1FN => {
+                type $T = Float4E2M1FN;
                 $body
             }
             _ => $other,

@@ -8,14 +8,18 @@ use std::ops::Range;
 use bytes::Bytes;
 use half::{bf16, f16};
 use num_complex::Complex;
-use prost::encoding::{encoded_len_varint, key_len};
+use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
 use prost::Message;
 
-use crate::buffer::try_vec;
+use std::sync::Arc;
+
+use crate::buffer::{as_bytes, try_vec, Allocator, Repr, Root, Stored};
 use crate::coding::{decode_list, encode_list, encoded_list_len};
+use crate::dtype::DataType;
 use crate::element::{
-    Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Int4,
-    QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt4, Variant,
+    Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+    Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt2,
+    UInt4, Variant,
 };
 use crate::error::{Error, Result};
 use crate::pb::{self, TensorProto};
@@ -23,6 +27,7 @@ use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 use super::handle::{handle_from_proto, handle_to_proto, variant_from_proto, variant_to_proto};
+use super::lenient::{resource_handle_proto, strip_mistyped, variant_tensor_data_proto, Schema};
 use super::{bytes_field_len, DecodeCtx};
 
 /// The per-dtype half of the codec. `field` means the dtype's typed field
@@ -52,13 +57,28 @@ pub(crate) trait ProtoElement: Element {
     /// Replaces the typed field with `values`.
     fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()>;
 
+    /// Appends the typed field holding `values` in its wire form, exactly
+    /// the bytes prost writes for [`ProtoElement::write_field`]'s result,
+    /// without building the field: packed fixed-width values and raw bytes
+    /// as one copy of the elements, varints straight from the elements.
+    /// `field_len` is [`ProtoElement::field_encoded_len`]'s answer; the
+    /// caller has reserved it plus [`VARINT_SLACK`] bytes. `false` (nothing
+    /// written) for message fields.
+    fn put_field(_values: &[Self], _field_len: u64, _out: &mut Vec<u8>) -> bool {
+        false
+    }
+
     /// Keeps the first `n` elements of the typed field.
     fn truncate_field(proto: &mut TensorProto, n: usize);
 
     /// Decodes non-empty `tensor_content` for `shape` (already charged to
     /// the budget). POD: the raw bytes, adopted without a copy when aligned.
-    fn decode_content(content: &Bytes, shape: TensorShape, _ctx: &mut DecodeCtx) -> Result<Tensor> {
-        Tensor::from_buffer(Self::DTYPE, shape, content.clone()).map_err(|e| match e {
+    fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
+        let t = match ctx.allocator() {
+            Some(a) => copy_content_in(a, Self::DTYPE, shape, content),
+            None => Tensor::from_buffer(Self::DTYPE, shape, content.clone()),
+        };
+        t.map_err(|e| match e {
             Error::SizeMismatch(m) | Error::InvalidArgument(m) => Error::InvalidProto(m),
             other => other,
         })
@@ -75,6 +95,37 @@ pub(crate) trait ProtoElement: Element {
         // keeps the shared bytes unchanged.
         Ok(crate::proto_fast::shared_content(t).unwrap_or_else(|| Bytes::copy_from_slice(raw)))
     }
+}
+
+/// POD `content` copied into a buffer from `allocator`, with
+/// [`Tensor::from_buffer`]'s checks (and its messages).
+fn copy_content_in(
+    allocator: &Arc<dyn Allocator>,
+    dtype: DataType,
+    shape: TensorShape,
+    content: &Bytes,
+) -> Result<Tensor> {
+    let expected = crate::tensor::byte_len(dtype, shape.num_elements())?;
+    if content.len() != expected {
+        return Err(Error::SizeMismatch(format!(
+            "Input size was {} and expected {expected}",
+            content.len()
+        )));
+    }
+    if dtype == DataType::Bool && content.iter().any(|&b| b > 1) {
+        return Err(Error::InvalidArgument("bool bytes must be 0 or 1".into()));
+    }
+    if expected == 0 {
+        return Tensor::new(dtype, shape);
+    }
+    let root = Root::copy_of(allocator, content)?;
+    Ok(Tensor::with_root(dtype, shape, root))
+}
+
+/// The elements' bytes when they are plain bytes (POD and bool), `None` for
+/// typed elements (strings, handles, variants).
+fn pod_bytes<T: Stored>(values: &[T]) -> Option<&[u8]> {
+    (T::REPR != Repr::Typed).then(|| as_bytes(values))
 }
 
 /// `b[r]` as a shared slice, checked (`Bytes::slice` panics out of range).
@@ -97,29 +148,169 @@ trait Wire: Copy {
     const FIXED: Option<u64>;
     /// Bytes of one varint value.
     fn varint_len(self) -> u64;
+    /// Appends the wire bytes of `values`, `payload` bytes in all.
+    fn put_all(values: impl Iterator<Item = Self>, payload: u64, out: &mut Vec<u8>);
 }
 
-macro_rules! wire {
-    ($($t:ty => $fixed:expr, |$v:ident| $len:expr;)*) => {$(
+macro_rules! fixed_wire {
+    ($($t:ty => $n:literal;)*) => {$(
         impl Wire for $t {
-            const FIXED: Option<u64> = $fixed;
+            const FIXED: Option<u64> = Some($n);
             fn varint_len(self) -> u64 {
-                let $v = self;
-                $len as u64
+                $n
+            }
+            fn put_all(values: impl Iterator<Item = Self>, _: u64, out: &mut Vec<u8>) {
+                values.for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
             }
         }
     )*};
 }
 
-wire! {
-    f32 => Some(4), |_v| 4;
-    f64 => Some(8), |_v| 8;
-    bool => Some(1), |_v| 1;
+fixed_wire! {
+    f32 => 4;
+    f64 => 8;
+}
+
+impl Wire for bool {
+    const FIXED: Option<u64> = Some(1);
+    fn varint_len(self) -> u64 {
+        1
+    }
+    fn put_all(values: impl Iterator<Item = Self>, _: u64, out: &mut Vec<u8>) {
+        out.extend(values.map(u8::from));
+    }
+}
+
+macro_rules! varint_wire {
+    ($($t:ty => |$v:ident| $wire:expr;)*) => {$(
+        impl Wire for $t {
+            const FIXED: Option<u64> = None;
+            fn varint_len(self) -> u64 {
+                let $v = self;
+                encoded_len_varint($wire) as u64
+            }
+            fn put_all(values: impl Iterator<Item = Self>, payload: u64, out: &mut Vec<u8>) {
+                put_varints(values.map(|$v| $wire), payload, out);
+            }
+        }
+    )*};
+}
+
+varint_wire! {
     // Negative int32 values are sign-extended to 10-byte varints.
-    i32 => None, |v| encoded_len_varint(i64::from(v) as u64);
-    i64 => None, |v| encoded_len_varint(v as u64);
-    u32 => None, |v| encoded_len_varint(u64::from(v));
-    u64 => None, |v| encoded_len_varint(v);
+    i32 => |v| i64::from(v) as u64;
+    i64 => |v| v as u64;
+    u32 => |v| u64::from(v);
+    u64 => |v| v;
+}
+
+/// The 7-bit groups of `v` (< 2^56) spread one per byte, little-endian:
+/// a varint's bytes before the continuation bits are set.
+#[inline]
+fn spread7(v: u64) -> u64 {
+    (v & 0x7f)
+        | ((v << 1) & 0x7f00)
+        | ((v << 2) & 0x7f_0000)
+        | ((v << 3) & 0x7f00_0000)
+        | ((v << 4) & 0x7f_0000_0000)
+        | ((v << 5) & 0x7f00_0000_0000)
+        | ((v << 6) & 0x7f_0000_0000_0000)
+        | ((v << 7) & 0x7f00_0000_0000_0000)
+}
+
+/// Appends `values` as varints, `payload` bytes in all, without a
+/// capacity check per byte: the output is sized once, and the first eight
+/// bytes of each value are one 8-byte store of its spread 7-bit groups (the
+/// bytes past its length are overwritten by the next value, or cut off at
+/// the end). Needs [`VARINT_SLACK`] bytes of capacity past the payload to
+/// stay within the reservation.
+fn put_varints(values: impl Iterator<Item = u64>, payload: u64, out: &mut Vec<u8>) {
+    let start = out.len();
+    let Some(end) = usize::try_from(payload)
+        .ok()
+        .and_then(|p| start.checked_add(p))
+    else {
+        return;
+    };
+    out.resize(end + VARINT_SLACK, 0);
+    let mut pos = start;
+    for v in values {
+        let n = encoded_len_varint(v);
+        // Continuation bits on every byte but the last of the first eight.
+        let cont = if n > 8 {
+            0x8080_8080_8080_8080u64
+        } else {
+            0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1)
+        };
+        let low = spread7(v & ((1 << 56) - 1)) | cont;
+        if let Some(dst) = out.get_mut(pos..pos + 8) {
+            dst.copy_from_slice(&low.to_le_bytes());
+        }
+        if n > 8 {
+            // Values of 2^56 and more (negative int32 and int64): one or
+            // two bytes more.
+            let high = v >> 56;
+            let tail = [
+                (high as u8 & 0x7f) | if n > 9 { 0x80 } else { 0 },
+                (high >> 7) as u8,
+            ];
+            if let (Some(dst), Some(src)) = (out.get_mut(pos + 8..pos + n), tail.get(..n - 8)) {
+                dst.copy_from_slice(src);
+            }
+        }
+        pos += n;
+    }
+    debug_assert_eq!(pos, end, "varint payload length");
+    out.truncate(end);
+}
+
+/// Spare capacity [`ProtoElement::put_field`] needs past the field's end.
+pub(crate) const VARINT_SLACK: usize = 8;
+
+/// The payload length of a length-delimited field whose whole encoding
+/// (key, length prefix, payload) takes `field_len` bytes.
+fn payload_len(tag: u32, field_len: u64) -> u64 {
+    let rest = field_len.saturating_sub(key_len(tag) as u64);
+    // `p + encoded_len_varint(p)` grows strictly with `p`, so one prefix
+    // length fits.
+    let payload = (1..=10u64)
+        .map(|n| rest.saturating_sub(n))
+        .find(|&p| encoded_len_varint(p) as u64 + p == rest);
+    debug_assert!(
+        payload.is_some(),
+        "no payload fits a field of {field_len} bytes"
+    );
+    payload.unwrap_or(0)
+}
+
+/// Appends a non-empty length-delimited field: key, length, then `body`.
+fn put_len_delimited(tag: u32, field_len: u64, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
+    if field_len == 0 {
+        // proto3 omits an empty packed or bytes field.
+        return;
+    }
+    encode_key(tag, WireType::LengthDelimited, out);
+    encode_varint(payload_len(tag, field_len), out);
+    body(out);
+}
+
+/// The packed field of `values` (`write` gives each one's field value):
+/// fixed-width values whose in-memory bytes are their wire bytes (f32,
+/// f64, bool) are copied in one piece; the rest are written one by one.
+fn put_packed<T: Element, W: Wire>(
+    tag: u32,
+    values: &[T],
+    field_len: u64,
+    out: &mut Vec<u8>,
+    write: impl Fn(&T) -> W,
+) {
+    put_len_delimited(tag, field_len, out, |out| {
+        let same_bytes = W::FIXED == Some(size_of::<T>() as u64) && cfg!(target_endian = "little");
+        match pod_bytes(values) {
+            Some(raw) if same_bytes => out.extend_from_slice(raw),
+            _ => W::put_all(values.iter().map(write), payload_len(tag, field_len), out),
+        }
+    });
 }
 
 /// Encoded size of a packed repeated field of `n` wire values.
@@ -162,12 +353,17 @@ macro_rules! repeated {
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.$field.truncate(n);
             }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_packed($tag, values, field_len, out, |&$w| $write);
+                true
+            }
         }
     )*};
 }
 
-// Narrow types keep the low bits of int_val (C++ narrowing); int4/uint4 are
-// narrowed to a byte, not masked to a nibble, as TF does.
+// Narrow types keep the low bits of int_val (C++ narrowing); int4/uint4 and
+// int2/uint2 are narrowed to a byte, not masked to their bits, as TF does.
 repeated! {
     f32 => float_val = 5, Some(4), |v| v, |v| v;
     f64 => double_val = 6, Some(8), |v| v, |v| v;
@@ -183,6 +379,8 @@ repeated! {
     QInt32 => int_val = 7, Some(4), |v| QInt32(v), |v| v.0;
     Int4 => int_val = 7, None, |v| Int4::from_bits(v as i8), |v| v.to_i32();
     UInt4 => int_val = 7, None, |v| UInt4::from_bits(v as u8), |v| v.to_i32();
+    Int2 => int_val = 7, None, |v| Int2::from_bits(v as i8), |v| v.to_i32();
+    UInt2 => int_val = 7, None, |v| UInt2::from_bits(v as u8), |v| v.to_i32();
     i64 => int64_val = 10, Some(8), |v| v, |v| v;
     bool => bool_val = 11, Some(1), |v| v, |v| v;
     f16 => half_val = 13, Some(4), |v| f16::from_bits(v as u16), |v| i32::from(v.to_bits());
@@ -227,6 +425,21 @@ macro_rules! complex {
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.$field.truncate(n.saturating_mul(2));
             }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_len_delimited($tag, field_len, out, |out| {
+                    // (re, im) pairs are the packed field's values in order.
+                    match pod_bytes(values) {
+                        Some(raw) if cfg!(target_endian = "little") => out.extend_from_slice(raw),
+                        _ => <$re as Wire>::put_all(
+                            values.iter().flat_map(|c| [c.re, c.im]),
+                            payload_len($tag, field_len),
+                            out,
+                        ),
+                    }
+                });
+                true
+            }
         }
     )*};
 }
@@ -239,7 +452,8 @@ complex! {
 /// `float8_val`'s field number.
 const FLOAT8_TAG: u32 = 18;
 
-/// The float8 types: one raw byte per element in the `float8_val` bytes.
+/// The float8 types and float4_e2m1fn: one raw byte per element in the
+/// `float8_val` bytes.
 macro_rules! float8 {
     ($($t:ty),*) => {$(
         impl ProtoElement for $t {
@@ -268,6 +482,14 @@ macro_rules! float8 {
             fn truncate_field(proto: &mut TensorProto, n: usize) {
                 proto.float8_val.truncate(n);
             }
+
+            fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
+                put_len_delimited(FLOAT8_TAG, field_len, out, |out| match pod_bytes(values) {
+                    Some(raw) => out.extend_from_slice(raw),
+                    None => out.extend(values.iter().map(|v| v.to_bits())),
+                });
+                true
+            }
         }
     )*};
 }
@@ -277,7 +499,8 @@ float8!(
     Float8E4M3FN,
     Float8E4M3FNUZ,
     Float8E4M3B11FNUZ,
-    Float8E5M2FNUZ
+    Float8E5M2FNUZ,
+    Float4E2M1FN
 );
 
 /// `string_val`'s field number.
@@ -317,6 +540,16 @@ impl ProtoElement for Bytes {
         proto.string_val.truncate(n);
     }
 
+    fn put_field(values: &[Self], _: u64, out: &mut Vec<u8>) -> bool {
+        // Unpacked: every string is a field of its own, empty ones included.
+        for s in values {
+            encode_key(STRING_TAG, WireType::LengthDelimited, out);
+            encode_varint(s.len() as u64, out);
+            out.extend_from_slice(s);
+        }
+        true
+    }
+
     fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {
         let ranges = decode_list(content, element_count(&shape)?)?;
         let mut values = try_vec(ranges.len())?;
@@ -346,15 +579,20 @@ fn encode_messages(encoded: &[Vec<u8>], check: &dyn Fn(u64) -> Result<()>) -> Re
 }
 
 /// Decodes list-coded element messages of `tensor_content`, one per element.
+/// Fields with a wire type `schema` does not allow are skipped, as C++
+/// protobuf skips them.
 fn decode_messages<T: Element, M: Message + Default>(
     content: &Bytes,
     shape: TensorShape,
+    schema: Schema,
     mut convert: impl FnMut(M) -> Result<T>,
 ) -> Result<Tensor> {
     let ranges = decode_list(content, element_count(&shape)?)?;
     let mut values = try_vec(ranges.len())?;
     for (i, r) in ranges.into_iter().enumerate() {
-        let msg = M::decode(sub_bytes(content, r)?)
+        let raw = sub_bytes(content, r)?;
+        let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
+        let msg = M::decode(raw)
             .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
         values.push(convert(msg)?);
     }
@@ -391,9 +629,12 @@ impl ProtoElement for ResourceHandle {
     }
 
     fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(content, shape, |m: pb::ResourceHandleProto| {
-            handle_from_proto(&m)
-        })
+        decode_messages(
+            content,
+            shape,
+            resource_handle_proto,
+            |m: pb::ResourceHandleProto| handle_from_proto(&m),
+        )
     }
 
     fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
@@ -436,9 +677,12 @@ impl ProtoElement for Variant {
     }
 
     fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(content, shape, |m: pb::VariantTensorDataProto| {
-            variant_from_proto(&m, ctx)
-        })
+        decode_messages(
+            content,
+            shape,
+            variant_tensor_data_proto,
+            |m: pb::VariantTensorDataProto| variant_from_proto(&m, ctx),
+        )
     }
 
     fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
@@ -448,5 +692,31 @@ impl ProtoElement for Variant {
             encoded.push(variant_to_proto(v)?.encode_to_vec());
         }
         encode_messages(&encoded, check)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 8-byte-store writer gives prost's bytes at every length
+    /// boundary, in a buffer with bytes already in it.
+    #[test]
+    fn put_varints_matches_prost() {
+        let mut values = vec![0u64, 1, 127, 128, u64::MAX, u64::MAX - 1, (-1i64) as u64];
+        for bits in 1..64 {
+            values.extend([(1u64 << bits) - 1, 1u64 << bits, (1u64 << bits) + 1]);
+        }
+        let mut want = vec![0xAA];
+        for &v in &values {
+            encode_varint(v, &mut want);
+        }
+        let payload: u64 = values.iter().map(|&v| encoded_len_varint(v) as u64).sum();
+        let mut got = vec![0xAA];
+        got.reserve(payload as usize + VARINT_SLACK);
+        let cap = got.capacity();
+        put_varints(values.iter().copied(), payload, &mut got);
+        assert_eq!(got, want);
+        assert_eq!(got.capacity(), cap, "no reallocation");
     }
 }

@@ -9,13 +9,18 @@
 //! Where tftensor deviates from TF, the item's docs say so.
 
 mod compress;
+mod encode;
 mod field;
 pub(crate) mod handle;
+pub(crate) mod lenient;
+
+use std::sync::Arc;
 
 use bytes::Bytes;
 use prost::encoding::{encoded_len_varint, key_len};
 use prost::Message;
 
+use crate::buffer::Allocator;
 use crate::dtype::DataType;
 use crate::element::dispatch_dtype;
 use crate::error::{Error, Result};
@@ -129,12 +134,16 @@ impl Default for FromProtoOptions {
     }
 }
 
-/// The budget one decode (a tensor and everything nested in it) draws on.
+/// The budget one decode (a tensor and everything nested in it) draws on,
+/// and the allocator its element buffers come from.
 pub(crate) struct DecodeCtx {
     limit: u64,
     used: u64,
     max_depth: usize,
     depth_left: usize,
+    /// The caller's allocator (`from_proto_in`): every POD buffer is
+    /// allocated from it, and input bytes are never adopted.
+    allocator: Option<Arc<dyn Allocator>>,
 }
 
 impl DecodeCtx {
@@ -144,7 +153,20 @@ impl DecodeCtx {
             used: 0,
             max_depth: opts.max_depth,
             depth_left: opts.max_depth,
+            allocator: None,
         }
+    }
+
+    fn with_allocator(opts: &FromProtoOptions, allocator: Arc<dyn Allocator>) -> Self {
+        DecodeCtx {
+            allocator: Some(allocator),
+            ..Self::new(opts)
+        }
+    }
+
+    /// The caller's allocator, if one was given.
+    pub(crate) fn allocator(&self) -> Option<&Arc<dyn Allocator>> {
+        self.allocator.as_ref()
     }
 
     /// A context without limits, for re-reading fields whose size the proto
@@ -155,6 +177,7 @@ impl DecodeCtx {
             used: 0,
             max_depth: usize::MAX,
             depth_left: usize::MAX,
+            allocator: None,
         }
     }
 
@@ -323,7 +346,10 @@ fn decode_typed<T: ProtoElement>(
     if !proto.tensor_content.is_empty() {
         return T::decode_content(&proto.tensor_content, shape, ctx);
     }
-    let mut t = Tensor::new(T::DTYPE, shape)?;
+    let mut t = match ctx.allocator() {
+        Some(a) => Tensor::new_in(a, T::DTYPE, shape)?,
+        None => Tensor::new(T::DTYPE, shape)?,
+    };
     let out = t.as_mut_slice::<T>()?;
     let k = T::read_field(proto, out, ctx)?;
     // The buffer starts as defaults, so only a short field padded with its
@@ -340,10 +366,31 @@ fn decode_typed<T: ProtoElement>(
     Ok(t)
 }
 
+/// An int32 tensor whose `int_val` holds exactly its elements (what
+/// AsProtoField writes) takes the parsed vector as its buffer, where
+/// `from_proto` would allocate and copy: the same tensor, one 4-bytes-per-
+/// element allocation and copy fewer. `None` for every other proto.
+fn adopt_int_val(proto: &mut pb::TensorProto, opts: &FromProtoOptions) -> Result<Option<Tensor>> {
+    if proto.dtype != DataType::Int32.as_i32()
+        || !proto.tensor_content.is_empty()
+        || proto.int_val.is_empty()
+    {
+        return Ok(None);
+    }
+    let shape = shape_from_proto(proto.tensor_shape.as_ref())?;
+    if usize::try_from(shape.num_elements()).ok() != Some(proto.int_val.len()) {
+        return Ok(None);
+    }
+    // The same budget from_proto applies.
+    DecodeCtx::new(opts).charge::<i32>(shape.num_elements())?;
+    Tensor::from_vec(shape, std::mem::take(&mut proto.int_val)).map(Some)
+}
+
 /// AsProtoField's per-dtype part: refuses a 2 GiB proto before building the
 /// field when its size is computable, and after building otherwise.
 fn write_field_checked<T: ProtoElement>(t: &Tensor, proto: &mut pb::TensorProto) -> Result<()> {
     let base = proto.encoded_len() as u64;
+    let t = encode::readable::<T>(t)?;
     let values = t.as_slice::<T>()?;
     // Every value takes at least one byte: a cheap first check that spares
     // scanning varints of a tensor that can never fit.
@@ -423,6 +470,67 @@ impl Tensor {
         decode_tensor(proto, &mut DecodeCtx::new(opts))
     }
 
+    /// TF's `FromProto(Allocator*, const TensorProto&)`: as
+    /// [`Tensor::from_proto_with`], with every element buffer of the result
+    /// (and of the tensors nested in its variants) allocated from
+    /// `allocator`, and `tensor_content` copied into it rather than
+    /// adopted.
+    ///
+    /// String, resource and variant elements are Rust values (`Bytes`,
+    /// `String`, `Vec`) on the global heap, as TF's `tstring` payloads are
+    /// on the C++ heap; decoded string elements share the proto's bytes.
+    ///
+    /// # Errors
+    /// As [`Tensor::from_proto`]; [`Error::AllocationFailed`] when the
+    /// allocator refuses.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tftensor::{Tensor, TrackingAllocator, FromProtoOptions};
+    /// let proto = Tensor::from_vec([4], vec![1.0f64, 2.0, 3.0, 4.0])?.as_proto_tensor_content()?;
+    /// let a = Arc::new(TrackingAllocator::new());
+    /// let t = Tensor::from_proto_in(&a, &proto, &FromProtoOptions::default())?;
+    /// assert_eq!(t.as_slice::<f64>()?, &[1.0, 2.0, 3.0, 4.0]);
+    /// assert_eq!(a.live_bytes(), 32);
+    /// assert_eq!(t.allocation_description().unwrap().allocator_name, "tracking");
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn from_proto_in<A: Allocator + 'static>(
+        allocator: &Arc<A>,
+        proto: &pb::TensorProto,
+        opts: &FromProtoOptions,
+    ) -> Result<Tensor> {
+        let allocator: Arc<dyn Allocator> = allocator.clone();
+        decode_tensor(proto, &mut DecodeCtx::with_allocator(opts, allocator))
+    }
+
+    /// [`Tensor::decode_with`] into `allocator`, as
+    /// [`Tensor::from_proto_in`]: no zero-copy adoption of `bytes`.
+    ///
+    /// # Errors
+    /// As [`Tensor::decode`]; [`Error::AllocationFailed`] when the
+    /// allocator refuses.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use prost::Message;
+    /// use tftensor::{Tensor, TrackingAllocator, FromProtoOptions};
+    /// let wire = Tensor::from_vec([2], vec![7u16, 8])?.as_proto_tensor_content()?.encode_to_vec();
+    /// let a = Arc::new(TrackingAllocator::new());
+    /// let t = Tensor::decode_in(&a, wire.into(), &FromProtoOptions::default())?;
+    /// assert_eq!((t.as_slice::<u16>()?, a.live_bytes()), (&[7u16, 8][..], 4));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn decode_in<A: Allocator + 'static>(
+        allocator: &Arc<A>,
+        bytes: Bytes,
+        opts: &FromProtoOptions,
+    ) -> Result<Tensor> {
+        let proto = crate::proto_fast::decode_tensor_proto(bytes)
+            .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
+        Self::from_proto_in(allocator, &proto, opts)
+    }
+
     /// Parses a serialized `TensorProto` (what `tf.io.serialize_tensor`
     /// writes) and decodes it as [`Tensor::from_proto`] does.
     ///
@@ -464,8 +572,11 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn decode_with(bytes: Bytes, opts: &FromProtoOptions) -> Result<Tensor> {
-        let proto = crate::proto_fast::decode_tensor_proto(bytes)
+        let mut proto = crate::proto_fast::decode_tensor_proto(bytes)
             .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
+        if let Some(t) = adopt_int_val(&mut proto, opts)? {
+            return Ok(t);
+        }
         Self::from_proto_with(&proto, opts)
     }
 

@@ -207,7 +207,7 @@ impl Tensor {
         Self::new_in(&allocator, dtype, shape.into_shape()?)
     }
 
-    fn new_in(
+    pub(crate) fn new_in(
         allocator: &Arc<dyn Allocator>,
         dtype: DataType,
         shape: TensorShape,
@@ -233,7 +233,7 @@ impl Tensor {
         Ok(Tensor::with_root(dtype, shape, root))
     }
 
-    fn with_root(dtype: DataType, shape: TensorShape, root: Root) -> Tensor {
+    pub(crate) fn with_root(dtype: DataType, shape: TensorShape, root: Root) -> Tensor {
         Tensor {
             dtype,
             shape,

@@ -6,14 +6,15 @@ use tftensor::bytes::Bytes;
 use tftensor::half::{bf16, f16};
 use tftensor::num_complex::Complex;
 use tftensor::{
-    Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Int4,
-    QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, Tensor, TrackingAllocator, UInt4,
-    Variant,
+    Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+    Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, Tensor,
+    TrackingAllocator, UInt2, UInt4, Variant,
 };
 
 /// An element type with a deterministic value per index: `sample(i)` and
 /// `sample(i + 1)` always differ, and values within 16 indices are all
-/// distinct (Int4 and UInt4 have only 16 values).
+/// distinct (Int4, UInt4 and Float4E2M1FN have only 16 values, Int2 and
+/// UInt2 only 4: within 4 indices).
 pub trait Sample: Element + PartialEq {
     fn sample(i: usize) -> Self;
 }
@@ -57,6 +58,10 @@ sample! {
     Float8E5M2FNUZ => |i| Float8E5M2FNUZ::from_bits((i % 100) as u8 + 1);
     Int4 => |i| Int4::new((i % 16) as i8 - 8).unwrap();
     UInt4 => |i| UInt4::new((i % 16) as u8).unwrap();
+    Int2 => |i| Int2::new((i % 4) as i8 - 2).unwrap();
+    UInt2 => |i| UInt2::new((i % 4) as u8).unwrap();
+    // Codes 1..=15 skip +0, so neighbours never compare equal (+0 == -0).
+    Float4E2M1FN => |i| Float4E2M1FN::from_bits((i % 15) as u8 + 1);
     Bytes => |i| Bytes::from(format!("s{i}"));
     ResourceHandle => |i| ResourceHandle { name: format!("h{i}"), hash_code: i as u64, ..Default::default() };
     Variant => |i| Variant::from_tensor(Tensor::from(i as i32));
@@ -129,6 +134,9 @@ macro_rules! for_each_pod {
         $m!(dt_float8_e5m2fnuz, ::tftensor::Float8E5M2FNUZ);
         $m!(dt_int4, ::tftensor::Int4);
         $m!(dt_uint4, ::tftensor::UInt4);
+        $m!(dt_int2, ::tftensor::Int2);
+        $m!(dt_uint2, ::tftensor::UInt2);
+        $m!(dt_float4_e2m1fn, ::tftensor::Float4E2M1FN);
     };
 }
 
