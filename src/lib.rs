@@ -43,6 +43,8 @@ mod access;
 mod buffer;
 mod coding;
 pub mod crc32c;
+#[cfg(feature = "dlpack")]
+pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
