@@ -243,6 +243,52 @@ fn main() -> Result<()> {
         "  garbage bytes: {}",
         Tensor::decode(tftensor::bytes::Bytes::from_static(&[0xff; 4])).unwrap_err()
     );
+    #[cfg(feature = "dlpack")]
+    dlpack_section()?;
+    Ok(())
+}
+
+/// DLPack: how NumPy, PyTorch and friends borrow a tensor (and lend theirs).
+#[cfg(feature = "dlpack")]
+fn dlpack_section() -> Result<()> {
+    use tftensor::dlpack;
+
+    section("9. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
+    let t = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    let shared = dlpack::export(t.clone())?; // `t` still reads the buffer
+    let dl = shared.dl_tensor();
+    println!(
+        "  export: dtype {:?} shape {:?} strides {:?} read-only {} same memory {}",
+        dl.dtype,
+        shared.shape(),
+        shared.strides(),
+        shared.is_read_only(),
+        dl.data.cast_const().cast() == t.data_ptr().unwrap_or(std::ptr::null())
+    );
+    println!("  live exports: {}", dlpack::live_exports());
+    // A consumer gets `shared.into_raw()`; here this crate consumes it.
+    let back = dlpack::from_managed(shared)?;
+    println!(
+        "  import: {back}, same memory {}, live exports: {}",
+        back.data_ptr() == t.data_ptr(),
+        dlpack::live_exports()
+    );
+    let p = back.data_ptr();
+    drop(t);
+    let owned = dlpack::export(back)?; // the only handle, given by value
+    println!(
+        "  export of a unique tensor: read-only {}, same memory {}",
+        owned.is_read_only(),
+        owned.dl_tensor().data.cast_const().cast() == p.unwrap_or(std::ptr::null())
+    );
+    let a = Tensor::from_vec([2], vec![1u8, 2])?;
+    let refused = dlpack::export_legacy(a.clone()).unwrap_err();
+    println!("  legacy export of a shared buffer: {refused}");
+    drop(owned);
+    println!(
+        "  a string tensor: {}",
+        dlpack::export(Tensor::from("text")).unwrap_err()
+    );
     Ok(())
 }
 
