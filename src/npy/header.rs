@@ -384,7 +384,8 @@ impl Parser<'_> {
 
 /// The `descr` np.save writes for a tensor of `dtype` (`max_len`: the
 /// longest string, for `DT_STRING`). ml_dtypes types are written as
-/// NumPy writes ml_dtypes arrays; quantized types as their integers.
+/// NumPy writes ml_dtypes arrays (`V1`/`V2`; float8_e5m2 too, where np.save
+/// writes an unreadable `f1`); quantized types as their integers.
 pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
     let d = match dtype {
         DataType::Bool => "|b1",
@@ -402,8 +403,10 @@ pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
         DataType::Complex64 => "<c8",
         DataType::Complex128 => "<c16",
         DataType::BFloat16 => "<V2",
-        DataType::Float8E5M2 => "<f1",
+        // np.save writes ml_dtypes' float8_e5m2 as '<f1', which np.load
+        // cannot read back (not even with ml_dtypes); '<V1' it can.
         DataType::Float8E4M3FN
+        | DataType::Float8E5M2
         | DataType::Float8E4M3FNUZ
         | DataType::Float8E4M3B11FNUZ
         | DataType::Float8E5M2FNUZ
