@@ -1,14 +1,14 @@
 //! tftensor errors as Python exceptions.
 
 use pyo3::exceptions::{
-    PyBufferError, PyFileNotFoundError, PyKeyError, PyMemoryError, PyOSError, PyRuntimeError,
+    PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError,
     PyTypeError, PyValueError,
 };
 use pyo3::PyErr;
 use tft::Error;
 
 /// The Python exception for a tftensor error: `TypeError` for dtypes,
-/// `OSError` (`FileNotFoundError`) for I/O, `KeyError` for a missing name,
+/// `OSError` (`FileNotFoundError`) for I/O and missing files,
 /// `MemoryError` for a failed allocation, `ValueError` for bad input.
 pub(crate) fn to_py(err: Error) -> PyErr {
     let msg = err.to_string();
@@ -18,7 +18,9 @@ pub(crate) fn to_py(err: Error) -> PyErr {
             PyFileNotFoundError::new_err(msg)
         }
         Error::Io { .. } => PyOSError::new_err(msg),
-        Error::NotFound(_) => PyKeyError::new_err(msg),
+        // The wrappers look names up only in files they read whole, so a
+        // missing thing is a missing file (TF's NOT_FOUND).
+        Error::NotFound(_) => PyFileNotFoundError::new_err(msg),
         Error::AllocationFailed { .. } => PyMemoryError::new_err(msg),
         Error::InvalidShape(_)
         | Error::InvalidArgument(_)

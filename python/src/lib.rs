@@ -11,6 +11,7 @@
 
 mod capsule;
 mod errors;
+mod formats;
 
 use pyo3::exceptions::{PyBufferError, PyValueError};
 use pyo3::prelude::*;
@@ -68,6 +69,12 @@ impl PyTensor {
     #[getter]
     fn is_shared(&self) -> bool {
         self.inner.is_shared()
+    }
+
+    /// TensorFlow's `tensor_data()`: the raw little-endian element bytes
+    /// (a copy), for dtypes stored as plain memory.
+    fn tensor_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, self.inner.tensor_data().map_err(to_py)?))
     }
 
     /// TensorFlow's `DebugString`.
@@ -213,6 +220,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
+    formats::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
