@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use tftensor::bytes::Bytes;
 use tftensor::dlpack::{
-    self, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor,
-    DLManagedTensorVersioned, DLPackVersion, DLTensor, FLAG_IS_COPIED, FLAG_READ_ONLY,
+    self, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
+    DLPackVersion, DLTensor, FLAG_IS_COPIED, FLAG_READ_ONLY,
 };
 use tftensor::{DataType, Error, Tensor};
 
@@ -69,7 +69,11 @@ fn every_mapped_dtype_round_trips_zero_copy() {
     );
     for &(dtype, code, bits) in MAPPED {
         let t = sample(dtype, &[2, 3, 4]);
-        let want = DLDataType { code, bits, lanes: 1 };
+        let want = DLDataType {
+            code,
+            bits,
+            lanes: 1,
+        };
         assert_eq!(dlpack::dl_data_type(dtype).unwrap(), want, "{dtype}");
 
         // Shared: read-only, zero-copy both ways.
@@ -104,7 +108,10 @@ fn every_mapped_dtype_round_trips_zero_copy() {
         // Copy.
         let m = dlpack::export_copy(&t).unwrap();
         assert_eq!(m.flags(), FLAG_IS_COPIED);
-        assert_ne!(m.dl_tensor().data.cast_const().cast(), t.data_ptr().unwrap());
+        assert_ne!(
+            m.dl_tensor().data.cast_const().cast(),
+            t.data_ptr().unwrap()
+        );
         assert_eq!(dlpack::from_managed(m).unwrap(), t);
     }
 }
@@ -145,7 +152,9 @@ fn unsupported_dtypes_are_named() {
 fn shared_and_adopted_buffers_export_read_only() {
     let t = sample(DataType::Int32, &[4]);
     // A slice shares the buffer.
-    assert!(dlpack::export(t.slice(1, 3).unwrap()).unwrap().is_read_only());
+    assert!(dlpack::export(t.slice(1, 3).unwrap())
+        .unwrap()
+        .is_read_only());
     // Adopted bytes are never written in place, even by a unique handle.
     let adopted = Tensor::from_buffer(DataType::UInt8, [2], Bytes::from_static(&[1, 2])).unwrap();
     assert!(dlpack::export(adopted.clone()).unwrap().is_read_only());
@@ -261,7 +270,12 @@ impl Spec {
         self
     }
 
-    fn dl_tensor(&self, memory: &mut [u64], shape: &mut [i64], strides: Option<&mut Vec<i64>>) -> DLTensor {
+    fn dl_tensor(
+        &self,
+        memory: &mut [u64],
+        shape: &mut [i64],
+        strides: Option<&mut Vec<i64>>,
+    ) -> DLTensor {
         let base = memory.as_mut_ptr().cast::<u8>();
         DLTensor {
             data: if self.null_data {
@@ -338,8 +352,16 @@ impl Spec {
     }
 }
 
-const F32: DLDataType = DLDataType { code: type_code::FLOAT, bits: 32, lanes: 1 };
-const I16: DLDataType = DLDataType { code: type_code::INT, bits: 16, lanes: 1 };
+const F32: DLDataType = DLDataType {
+    code: type_code::FLOAT,
+    bits: 32,
+    lanes: 1,
+};
+const I16: DLDataType = DLDataType {
+    code: type_code::INT,
+    bits: 16,
+    lanes: 1,
+};
 
 fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -501,22 +523,36 @@ fn every_error_path_calls_the_deleter_once() {
         }),
         ("CUDA", {
             let mut s = ok();
-            s.device = DLDevice { device_type: DLDeviceType::CUDA, device_id: 1 };
+            s.device = DLDevice {
+                device_type: DLDeviceType::CUDA,
+                device_id: 1,
+            };
             s
         }),
         ("unknown device type (42)", {
             let mut s = ok();
-            s.device = DLDevice { device_type: DLDeviceType(42), device_id: 0 };
+            s.device = DLDevice {
+                device_type: DLDeviceType(42),
+                device_id: 0,
+            };
             s
         }),
         ("4 bits", {
             let mut s = ok();
-            s.dtype = DLDataType { code: type_code::INT, bits: 4, lanes: 1 };
+            s.dtype = DLDataType {
+                code: type_code::INT,
+                bits: 4,
+                lanes: 1,
+            };
             s
         }),
         ("2 lanes", {
             let mut s = ok();
-            s.dtype = DLDataType { code: type_code::FLOAT, bits: 32, lanes: 2 };
+            s.dtype = DLDataType {
+                code: type_code::FLOAT,
+                bits: 32,
+                lanes: 2,
+            };
             s
         }),
         ("ndim -1", {
@@ -541,13 +577,32 @@ fn every_error_path_calls_the_deleter_once() {
         }),
         ("negative", Spec::new(F32, &[-2], f32_bytes(&[1.0, 2.0]))),
         ("bool bytes", {
-            Spec::new(DLDataType { code: type_code::BOOL, bits: 8, lanes: 1 }, &[2], vec![1, 2])
+            Spec::new(
+                DLDataType {
+                    code: type_code::BOOL,
+                    bits: 8,
+                    lanes: 1,
+                },
+                &[2],
+                vec![1, 2],
+            )
         }),
         ("bool bytes", {
-            Spec::new(DLDataType { code: type_code::BOOL, bits: 8, lanes: 1 }, &[2], vec![2, 0, 1, 0])
-                .strides(&[2])
+            Spec::new(
+                DLDataType {
+                    code: type_code::BOOL,
+                    bits: 8,
+                    lanes: 1,
+                },
+                &[2],
+                vec![2, 0, 1, 0],
+            )
+            .strides(&[2])
         }),
-        ("overflow", Spec::new(F32, &[2, 2], f32_bytes(&[1.0; 4])).strides(&[i64::MAX, 1])),
+        (
+            "overflow",
+            Spec::new(F32, &[2, 2], f32_bytes(&[1.0; 4])).strides(&[i64::MAX, 1]),
+        ),
     ];
     for (what, spec) in cases {
         let (result, deleted) = import(spec);
@@ -572,7 +627,10 @@ fn host_readable_devices_import() {
         DLDeviceType::CUDA_MANAGED,
     ] {
         let mut spec = Spec::new(F32, &[1], f32_bytes(&[3.0]));
-        spec.device = DLDevice { device_type, device_id: 0 };
+        spec.device = DLDevice {
+            device_type,
+            device_id: 0,
+        };
         let (t, deleted) = import(spec);
         assert_eq!(t.unwrap(), Tensor::from_vec([1], vec![3.0f32]).unwrap());
         assert_eq!(deleted.load(Ordering::SeqCst), 1);

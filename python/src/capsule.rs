@@ -8,8 +8,8 @@ use std::ffi::{c_void, CStr};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use tft::dlpack::{self, DLManagedTensor, DLManagedTensorVersioned, ManagedTensor};
 use tft::dlpack::ManagedTensorVersioned;
+use tft::dlpack::{self, DLManagedTensor, DLManagedTensorVersioned, ManagedTensor};
 use tft::Tensor;
 
 // Capsules keep the name pointer, so the names are statics.

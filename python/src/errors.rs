@@ -1,8 +1,8 @@
 //! tftensor errors as Python exceptions.
 
 use pyo3::exceptions::{
-    PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError,
-    PyTypeError, PyValueError,
+    PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyValueError,
 };
 use pyo3::PyErr;
 use tft::Error;

@@ -84,7 +84,11 @@ pub(crate) fn list_variables<'py>(py: Python<'py>, path: &str) -> PyResult<Bound
 /// Writes a checkpoint (tensor bundle) at prefix `path` from a dict
 /// name -> tensor or array.
 #[pyfunction]
-pub(crate) fn save_checkpoint(py: Python<'_>, path: &str, tensors: &Bound<'_, PyAny>) -> PyResult<()> {
+pub(crate) fn save_checkpoint(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+) -> PyResult<()> {
     let named = named_tensors(py, tensors)?;
     let mut writer = tft::checkpoint::BundleWriter::new(path).map_err(to_py)?;
     for (name, tensor) in &named {
@@ -171,7 +175,11 @@ pub(crate) fn load_safetensors<'py>(py: Python<'py>, path: &str) -> PyResult<Bou
 
 /// Writes a `.safetensors` file from a dict name -> tensor or array.
 #[pyfunction]
-pub(crate) fn save_safetensors(py: Python<'_>, path: &str, tensors: &Bound<'_, PyAny>) -> PyResult<()> {
+pub(crate) fn save_safetensors(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+) -> PyResult<()> {
     let named = named_tensors(py, tensors)?;
     tft::safetensors::save(path, named.iter().map(|(n, t)| (n.as_str(), t))).map_err(to_py)
 }
@@ -184,8 +192,8 @@ pub(crate) fn read_records<'py>(
     path: &str,
     compression: &str,
 ) -> PyResult<Bound<'py, PyList>> {
-    let reader = tft::tfrecord::RecordReader::open(path, self::compression(compression)?)
-        .map_err(to_py)?;
+    let reader =
+        tft::tfrecord::RecordReader::open(path, self::compression(compression)?).map_err(to_py)?;
     let list = PyList::empty(py);
     for record in reader {
         list.append(PyBytes::new(py, &record.map_err(to_py)?))?;

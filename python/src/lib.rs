@@ -201,8 +201,7 @@ fn from_dlpack(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
 /// Parses a serialized `TensorProto` (TF's `Tensor::FromProto`).
 #[pyfunction]
 fn from_proto(data: &[u8]) -> PyResult<PyTensor> {
-    let tensor =
-        tft::Tensor::decode(tft::bytes::Bytes::copy_from_slice(data)).map_err(to_py)?;
+    let tensor = tft::Tensor::decode(tft::bytes::Bytes::copy_from_slice(data)).map_err(to_py)?;
     Ok(tensor.into())
 }
 

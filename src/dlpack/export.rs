@@ -41,10 +41,7 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
         // Derived from `&mut`, so the consumer's writes are permitted.
         tensor.raw_bytes_mut()?.as_mut_ptr()
     } else {
-        tensor
-            .data_ptr()
-            .unwrap_or(EMPTY.0.as_ptr())
-            .cast_mut()
+        tensor.data_ptr().unwrap_or(EMPTY.0.as_ptr()).cast_mut()
     };
     Ok((
         ExportHeader { data, dtype },

@@ -76,8 +76,8 @@ pub unsafe fn import(managed: *mut DLManagedTensorVersioned) -> Result<Tensor> {
 /// ```
 pub unsafe fn import_legacy(managed: *mut DLManagedTensor) -> Result<Tensor> {
     // SAFETY: the caller's contract is `Foreign::legacy`'s.
-    let foreign = unsafe { Foreign::legacy(managed) }
-        .ok_or_else(|| dlpack_error("NULL DLManagedTensor"))?;
+    let foreign =
+        unsafe { Foreign::legacy(managed) }.ok_or_else(|| dlpack_error("NULL DLManagedTensor"))?;
     adopt(foreign)
 }
 
@@ -216,8 +216,7 @@ fn gather(src: &[u8], origin: i64, dims: &[i64], strides: &[i64], out: &mut Tens
     let elem = dtype.size();
     let dst = out.raw_bytes_mut()?;
     let bad = || dlpack_error("strided element outside the tensor's extent");
-    let (Some((&last_dim, outer)), Some(&last_stride)) = (dims.split_last(), strides.last())
-    else {
+    let (Some((&last_dim, outer)), Some(&last_stride)) = (dims.split_last(), strides.last()) else {
         return Err(bad());
     };
     let row_bytes = usize::try_from(last_dim)

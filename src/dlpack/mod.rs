@@ -77,7 +77,11 @@ const DTYPES: &[(DataType, u8, u8)] = &[
     (DataType::BFloat16, type_code::BFLOAT, 16),
     (DataType::Complex64, type_code::COMPLEX, 64),
     (DataType::Complex128, type_code::COMPLEX, 128),
-    (DataType::Float8E4M3B11FNUZ, type_code::FLOAT8_E4M3B11FNUZ, 8),
+    (
+        DataType::Float8E4M3B11FNUZ,
+        type_code::FLOAT8_E4M3B11FNUZ,
+        8,
+    ),
     (DataType::Float8E4M3FN, type_code::FLOAT8_E4M3FN, 8),
     (DataType::Float8E4M3FNUZ, type_code::FLOAT8_E4M3FNUZ, 8),
     (DataType::Float8E5M2, type_code::FLOAT8_E5M2, 8),
