@@ -270,9 +270,15 @@ fn files() -> Result<()> {
         "  read back without a copy: {}",
         back.data_ptr() == Some(shared[128..].as_ptr())
     );
-    let b = Tensor::from_vec([2], vec![half::bf16::from_f32(0.5), half::bf16::from_f32(-1.0)])?;
+    let b = Tensor::from_vec(
+        [2],
+        vec![half::bf16::from_f32(0.5), half::bf16::from_f32(-1.0)],
+    )?;
     npy::write_npy(dir.join("b.npy"), &b)?;
-    println!("  bfloat16 is '<V2' on disk: {}", npy::read_npy(dir.join("b.npy")).unwrap_err());
+    println!(
+        "  bfloat16 is '<V2' on disk: {}",
+        npy::read_npy(dir.join("b.npy")).unwrap_err()
+    );
     println!(
         "  read_npy_as(.., bfloat16): {}",
         npy::read_npy_as(dir.join("b.npy"), DataType::BFloat16)?

@@ -102,7 +102,11 @@ fn describe(t: &Tensor) -> Result<serde_json::Value> {
 }
 
 fn main() -> Result<()> {
-    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "formats-out".into()));
+    let dir = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "formats-out".into()),
+    );
     std::fs::create_dir_all(&dir).map_err(|e| tftensor::Error::io(dir.display(), &e))?;
     let shapes: [&[i64]; 4] = [&[], &[0, 2], &[5], &[2, 3, 2]];
     let mut npy = serde_json::Map::new();
@@ -151,8 +155,11 @@ fn main() -> Result<()> {
         "safetensors": {"file": "all.safetensors", "numpy_file": "numpy_only.safetensors", "tensors": st},
     });
     let path = dir.join("manifest.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap_or_default())
-        .map_err(|e| tftensor::Error::io(path.display(), &e))?;
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&manifest).unwrap_or_default(),
+    )
+    .map_err(|e| tftensor::Error::io(path.display(), &e))?;
     println!(
         "wrote {} .npy files, 2 .npz archives of {} arrays, {} safetensors tensors to {}",
         npy.len(),
