@@ -246,6 +246,8 @@ fn main() -> Result<()> {
 
     #[cfg(all(feature = "npy", feature = "safetensors"))]
     files()?;
+    #[cfg(feature = "checkpoint")]
+    checkpoints()?;
     #[cfg(feature = "dlpack")]
     dlpack_section()?;
     Ok(())
@@ -302,7 +304,7 @@ fn files() -> Result<()> {
 fn dlpack_section() -> Result<()> {
     use tftensor::dlpack;
 
-    section("10. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
+    section("11. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
     let t = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
     let shared = dlpack::export(t.clone())?; // `t` still reads the buffer
     let dl = shared.dl_tensor();
@@ -337,6 +339,35 @@ fn dlpack_section() -> Result<()> {
     println!(
         "  a string tensor: {}",
         dlpack::export(Tensor::from("text")).unwrap_err()
+    );
+    Ok(())
+}
+
+/// Section 10: a checkpoint written by TensorFlow 2.21 (a Keras model saved
+/// with `tf.train.Checkpoint`), read without TensorFlow, and written back.
+#[cfg(feature = "checkpoint")]
+fn checkpoints() -> Result<()> {
+    use tftensor::checkpoint::{self, BundleReader, BundleWriter};
+    section("10. TensorFlow checkpoints: read and write tensor bundles");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/checkpoints/tf2_keras");
+    // A directory: the latest checkpoint named in its `checkpoint` file.
+    for (name, dtype, shape) in checkpoint::list_variables(&dir)? {
+        println!("  {name:<70} {dtype:<7} {}", shape.debug_string());
+    }
+    let r = BundleReader::open(&dir)?;
+    let kernel = r.get("model/_functional/_operations/1/_kernel/.ATTRIBUTES/VARIABLE_VALUE")?;
+    println!("  first Dense kernel:\n{}", kernel.matrix::<f32>()?);
+    // Write it back: TF reads the result, and its .index has TF's own bytes.
+    let mut w = BundleWriter::in_memory();
+    for key in r.keys() {
+        w.add(key, &r.get(key)?)?;
+    }
+    let (index, data) = w.finish_to_bytes()?;
+    println!(
+        "  rewritten: .index {} bytes, .data {} bytes",
+        index.len(),
+        data.len()
     );
     Ok(())
 }
