@@ -14,9 +14,10 @@ pub(crate) fn to_py(err: Error) -> PyErr {
     let msg = err.to_string();
     match err {
         Error::UnsupportedDataType(_) | Error::DataTypeMismatch { .. } => PyTypeError::new_err(msg),
-        Error::Io { kind, .. } if kind == std::io::ErrorKind::NotFound => {
-            PyFileNotFoundError::new_err(msg)
-        }
+        Error::Io {
+            kind: std::io::ErrorKind::NotFound,
+            ..
+        } => PyFileNotFoundError::new_err(msg),
         Error::Io { .. } => PyOSError::new_err(msg),
         // The wrappers look names up only in files they read whole, so a
         // missing thing is a missing file (TF's NOT_FOUND).

@@ -665,7 +665,7 @@ impl Foreign {
     /// The `ndim` dimension sizes. `ndim` was checked by the caller.
     pub(crate) fn shape(&self, t: &DLTensor, ndim: usize) -> Result<&[i64]> {
         self.dims(t.shape, ndim)
-            .ok_or_else(|| dlpack_error(format!("shape is NULL with ndim {ndim}")))
+            .ok_or_else(|| dlpack_error(format!("shape is NULL or misaligned with ndim {ndim}")))
     }
 
     /// The strides, or `None` when NULL (compact row-major).
