@@ -664,26 +664,29 @@ impl Foreign {
 
     /// The `ndim` dimension sizes. `ndim` was checked by the caller.
     pub(crate) fn shape(&self, t: &DLTensor, ndim: usize) -> Result<&[i64]> {
-        self.dims(t.shape, ndim)
-            .ok_or_else(|| dlpack_error(format!("shape is NULL or misaligned with ndim {ndim}")))
+        self.dims("shape", t.shape, ndim)?
+            .ok_or_else(|| dlpack_error(format!("shape is NULL with ndim {ndim}")))
     }
 
     /// The strides, or `None` when NULL (compact row-major).
-    pub(crate) fn strides(&self, t: &DLTensor, ndim: usize) -> Option<&[i64]> {
-        self.dims(t.strides, ndim)
+    pub(crate) fn strides(&self, t: &DLTensor, ndim: usize) -> Result<Option<&[i64]>> {
+        self.dims("strides", t.strides, ndim)
     }
 
-    fn dims(&self, p: *mut i64, ndim: usize) -> Option<&[i64]> {
+    fn dims(&self, what: &str, p: *mut i64, ndim: usize) -> Result<Option<&[i64]>> {
         if ndim == 0 {
-            return Some(&[]);
+            return Ok(Some(&[]));
         }
-        if p.is_null() || !p.cast_const().is_aligned() {
-            return None;
+        if p.is_null() {
+            return Ok(None);
+        }
+        if !p.cast_const().is_aligned() {
+            return Err(dlpack_error(format!("{what} pointer is misaligned")));
         }
         // SAFETY: the constructor's contract: non-NULL shape and strides
         // point to `ndim` values that live until the deleter runs, which
         // `&self` keeps from happening.
-        Some(unsafe { std::slice::from_raw_parts(p, ndim) })
+        Ok(Some(unsafe { std::slice::from_raw_parts(p, ndim) }))
     }
 
     /// The `len` bytes starting `start` bytes after `data + byte_offset`, as

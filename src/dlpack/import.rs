@@ -171,7 +171,7 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
         // Nothing to share; the deleter runs as `foreign` drops.
         return Tensor::new(dtype, shape);
     }
-    let layout = match foreign.strides(&t, ndim) {
+    let layout = match foreign.strides(&t, ndim)? {
         None => Layout::Compact,
         Some(strides) => layout_of(dims, strides)?,
     };
@@ -190,7 +190,7 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
             Tensor::from_buffer(dtype, shape, bytes)
         }
         Layout::Strided { low, high } => {
-            let strides = foreign.strides(&t, ndim).unwrap_or(&[]).to_vec();
+            let strides = foreign.strides(&t, ndim)?.unwrap_or(&[]).to_vec();
             let dims = dims.to_vec();
             let span = high
                 .checked_sub(low)
