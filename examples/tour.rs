@@ -324,9 +324,11 @@ fn dlpack_section() -> Result<()> {
         back.data_ptr() == t.data_ptr(),
         dlpack::live_exports()
     );
-    let p = back.data_ptr();
-    drop(t);
-    let owned = dlpack::export(back)?; // the only handle, given by value
+    drop((t, back));
+    println!("  both dropped, live exports: {}", dlpack::live_exports());
+    let u = Tensor::from_vec([2], vec![7i64, 8])?;
+    let p = u.data_ptr();
+    let owned = dlpack::export(u)?; // the only handle, given by value
     println!(
         "  export of a unique tensor: read-only {}, same memory {}",
         owned.is_read_only(),

@@ -1,4 +1,4 @@
-//! DLPack exchange: hand a [`Tensor`] to NumPy, PyTorch, JAX or CuPy (and
+//! DLPack exchange: hand a [`Tensor`](crate::Tensor) to NumPy, PyTorch, JAX or CuPy (and
 //! take theirs) without copying the data.
 //!
 //! * [`export`] turns a tensor into a DLPack 1.x `DLManagedTensorVersioned`
@@ -15,7 +15,7 @@
 //!   producer's deleter exactly once, also on every error path.
 //!   `byte_offset` is honoured and NULL strides mean row-major. Data that is
 //!   not compact row-major (transposed, sliced, negative or zero strides) is
-//!   **copied** into a compact tensor, since a [`Tensor`] is always compact;
+//!   **copied** into a compact tensor, since a [`Tensor`](crate::Tensor) is always compact;
 //!   so is data misaligned for its element type. Imported memory is never
 //!   written through: a write copies first (copy-on-write), whatever the
 //!   `READ_ONLY` flag says.
