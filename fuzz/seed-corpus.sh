@@ -18,3 +18,9 @@ while IFS= read -r hex; do
   fi
 done < <(grep -o '"proto": "[0-9a-f]*"' ../tests/data/tf-2.21-vectors.jsonl | sed 's/.*: "\(.*\)"/\1/' | sort -u)
 echo "wrote $n new seeds to fuzz/$out ($(ls "$out" | wc -l) files)"
+
+# The format targets start from the committed fixtures.
+mkdir -p corpus/npy corpus/safetensors
+cp ../tests/data/npy/*.npy ../tests/data/npy/*.npz corpus/npy/
+cp ../tests/data/safetensors/*.safetensors corpus/safetensors/
+echo "copied $(ls corpus/npy | wc -l) npy/npz and $(ls corpus/safetensors | wc -l) safetensors seeds"
