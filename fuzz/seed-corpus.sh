@@ -48,3 +48,9 @@ for f in ../tests/data/tfrecord/*.tfrecord; do
   { printf "$mode"; cat "$f"; } >"$tout/$(basename "$f")"
 done
 echo "wrote $(ls "$tout" | wc -l) tfrecord seeds to fuzz/$tout"
+
+# The format targets start from the committed fixtures.
+mkdir -p corpus/npy corpus/safetensors
+cp ../tests/data/npy/*.npy ../tests/data/npy/*.npz corpus/npy/
+cp ../tests/data/safetensors/*.safetensors corpus/safetensors/
+echo "copied $(ls corpus/npy | wc -l) npy/npz and $(ls corpus/safetensors | wc -l) safetensors seeds"

@@ -1,6 +1,6 @@
 //! Hugging Face `.safetensors` files (feature `safetensors`, on by default).
 //!
-//! The header and layout are the [`safetensors`] crate's: it
+//! The header and layout are the `safetensors` crate's: it
 //! parses and validates the JSON header (offsets contiguous, sizes matching
 //! shape and dtype, the file exactly covered) and writes files. This module
 //! maps its dtypes to TensorFlow's and its byte ranges to [`Tensor`]s:
