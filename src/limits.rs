@@ -18,6 +18,7 @@
 //! | One dimension | `0..=i64::MAX` (−1 only in a [`PartialTensorShape`](crate::PartialTensorShape)) | the same | the same |
 //! | One string in `tensor_content` | shorter than 4 GiB: its length is a varint32 | `as_proto_tensor_content` (and the resource and variant list coding) | [`Error::InvalidArgument`](crate::Error::InvalidArgument) |
 //! | Length prefixes when decoding a list | each a varint32 of at most 5 bytes and 32 bits; the lengths must add up to exactly the bytes that follow | `from_proto` of string, resource and variant `tensor_content` | [`Error::InvalidProto`](crate::Error::InvalidProto) |
+//! | A TFRecord record's declared length (feature `tfrecord`) | reserved before its bytes arrive only up to `tfrecord::MAX_PREALLOCATION` = 1 MiB, or up to the rest of an uncompressed file opened by path; longer records grow as bytes arrive, and a length past the end of the stream is a truncation | `tfrecord::RecordReader` | [`Error::DataLoss`](crate::Error::DataLoss) |
 //! | An allocation | whatever the [`Allocator`](crate::Allocator) gives; a refusal (or a size past `isize::MAX`) is an error, not an abort | every constructor | [`Error::AllocationFailed`](crate::Error::AllocationFailed) |
 //!
 //! What `max_bytes` counts: for each tensor decoded (the outer one and every
