@@ -248,6 +248,8 @@ fn main() -> Result<()> {
     files()?;
     #[cfg(feature = "checkpoint")]
     checkpoints()?;
+    #[cfg(feature = "tfrecord")]
+    tfrecord()?;
     #[cfg(feature = "dlpack")]
     dlpack_section()?;
     Ok(())
@@ -304,7 +306,7 @@ fn files() -> Result<()> {
 fn dlpack_section() -> Result<()> {
     use tftensor::dlpack;
 
-    section("11. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
+    section("12. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
     let t = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
     let shared = dlpack::export(t.clone())?; // `t` still reads the buffer
     let dl = shared.dl_tensor();
@@ -370,6 +372,42 @@ fn checkpoints() -> Result<()> {
         "  rewritten: .index {} bytes, .data {} bytes",
         index.len(),
         data.len()
+    );
+    Ok(())
+}
+
+#[cfg(feature = "tfrecord")]
+fn tfrecord() -> Result<()> {
+    use tftensor::tfrecord::{
+        parse_example, parse_tensor, serialize_tensor, tensors_to_example, Compression,
+        RecordReader, RecordWriter,
+    };
+
+    section("11. TFRecord: TF's record files, CRC-checked, GZIP/ZLIB");
+    let t = Tensor::from_vec([2], vec![1.5f32, -2.0])?;
+    let label = Tensor::from(3i64);
+    let example = tensors_to_example([("x", &t), ("label", &label)])?;
+    let mut w = RecordWriter::new(Vec::new(), Compression::Gzip);
+    w.write_record(&serialize_tensor(&t)?)?;
+    w.write_record(&example.encode_to_vec())?;
+    let file = w.finish()?;
+    println!("  2 records, gzip: {} bytes", file.len());
+    let mut records = RecordReader::new(file.as_slice(), Compression::Gzip);
+    let tensor = parse_tensor(records.next().transpose()?.unwrap_or_default())?;
+    println!("  record 0 as a tensor: {tensor}");
+    let features = parse_example(records.next().transpose()?.unwrap_or_default())?;
+    for (name, value) in &features {
+        println!("  record 1 feature {name:?}: {value}");
+    }
+    let mut plain = RecordWriter::new(Vec::new(), Compression::None);
+    plain.write_record(b"payload")?;
+    let mut bytes = plain.finish()?;
+    bytes[14] ^= 1;
+    let err = RecordReader::new(bytes.as_slice(), Compression::None).next();
+    println!(
+        "  one flipped bit: {}",
+        err.and_then(|r| r.err())
+            .map_or(String::new(), |e| e.to_string())
     );
     Ok(())
 }

@@ -39,7 +39,11 @@ fn check_tensor(record: &[u8]) {
         Ok(t) => t,
         Err(e) => panic!("re-serialized tensor does not decode: {e}"),
     };
-    assert_eq!(serialize_tensor(&again).ok(), Some(wire), "not a fixed point");
+    assert_eq!(
+        serialize_tensor(&again).ok(),
+        Some(wire),
+        "not a fixed point"
+    );
 }
 
 fn check_example(record: &[u8]) {
@@ -64,7 +68,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, stream)) = data.split_first() else {
         return;
     };
-    let compression = [Compression::None, Compression::Zlib, Compression::Gzip][usize::from(mode % 3)];
+    let compression =
+        [Compression::None, Compression::Zlib, Compression::Gzip][usize::from(mode % 3)];
     let mut reader = RecordReader::new(stream, compression);
     let mut records = Vec::new();
     let mut failed = false;

@@ -25,6 +25,18 @@ const FOOTER_LEN: usize = 4;
 /// when it cannot check the declared length against the file's length
 /// (any `Read`, or a compressed stream). Longer records grow as they are
 /// read, so a lying length costs at most this much.
+///
+/// ```
+/// use tftensor::tfrecord::{Compression, RecordReader, MAX_PREALLOCATION};
+/// // A header claiming 2^60 bytes, with a valid length CRC, then 3 bytes.
+/// let len = (1u64 << 60).to_le_bytes();
+/// let mut stream = len.to_vec();
+/// stream.extend(tftensor::crc32c::masked(&len).to_le_bytes());
+/// stream.extend([1, 2, 3]);
+/// let err = RecordReader::new(stream.as_slice(), Compression::None).next().unwrap().unwrap_err();
+/// assert!(err.to_string().contains("truncated record at 0 (record 0)"));
+/// assert_eq!(MAX_PREALLOCATION, 1 << 20);
+/// ```
 pub const MAX_PREALLOCATION: usize = 1 << 20;
 /// The name errors use for a stream that was not opened from a path.
 const STREAM_NAME: &str = "TFRecord stream";
