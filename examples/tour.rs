@@ -244,17 +244,115 @@ fn main() -> Result<()> {
         Tensor::decode(tftensor::bytes::Bytes::from_static(&[0xff; 4])).unwrap_err()
     );
 
+    #[cfg(all(feature = "npy", feature = "safetensors"))]
+    files()?;
     #[cfg(feature = "checkpoint")]
     checkpoints()?;
+    #[cfg(feature = "tfrecord")]
+    tfrecord()?;
+    #[cfg(feature = "dlpack")]
+    dlpack_section()?;
     Ok(())
 }
 
-/// Section 9: a checkpoint written by TensorFlow 2.21 (a Keras model saved
+/// The files next to TF's: `.npy`/`.npz` and `.safetensors`.
+#[cfg(all(feature = "npy", feature = "safetensors"))]
+fn files() -> Result<()> {
+    use tftensor::{npy, safetensors};
+    section("9. Files: .npy/.npz as np.save writes them, .safetensors");
+    let dir = std::env::temp_dir().join(format!("tftensor-tour-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| tftensor::Error::io(dir.display(), &e))?;
+    let w = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    let npy_bytes = npy::to_npy_bytes(&w)?;
+    println!(
+        "  .npy header: {:?}",
+        String::from_utf8_lossy(&npy_bytes[10..80])
+    );
+    let shared = tftensor::bytes::Bytes::from(npy_bytes);
+    let back = npy::read_npy_bytes(shared.clone())?;
+    println!(
+        "  read back without a copy: {}",
+        back.data_ptr() == Some(shared[128..].as_ptr())
+    );
+    let b = Tensor::from_vec(
+        [2],
+        vec![half::bf16::from_f32(0.5), half::bf16::from_f32(-1.0)],
+    )?;
+    npy::write_npy(dir.join("b.npy"), &b)?;
+    println!(
+        "  bfloat16 is '<V2' on disk: {}",
+        npy::read_npy(dir.join("b.npy")).unwrap_err()
+    );
+    println!(
+        "  read_npy_as(.., bfloat16): {}",
+        npy::read_npy_as(dir.join("b.npy"), DataType::BFloat16)?
+    );
+    let mut z = npy::NpzWriter::create_compressed(dir.join("a.npz"))?;
+    z.add("w", &w)?;
+    z.add("b", &b)?;
+    z.finish()?;
+    let r = npy::NpzReader::open(dir.join("a.npz"))?;
+    println!("  .npz members: {:?}", r.names().collect::<Vec<_>>());
+    safetensors::save(dir.join("m.safetensors"), [("w", &w), ("b", &b)])?;
+    for (name, t) in safetensors::load(dir.join("m.safetensors"))? {
+        println!("  safetensors {name}: {} {}", t.dtype(), t.shape());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    Ok(())
+}
+
+/// DLPack: how NumPy, PyTorch and friends borrow a tensor (and lend theirs).
+#[cfg(feature = "dlpack")]
+fn dlpack_section() -> Result<()> {
+    use tftensor::dlpack;
+
+    section("12. DLPack: zero-copy exchange with NumPy, PyTorch, JAX");
+    let t = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    let shared = dlpack::export(t.clone())?; // `t` still reads the buffer
+    let dl = shared.dl_tensor();
+    println!(
+        "  export: dtype {:?} shape {:?} strides {:?} read-only {} same memory {}",
+        dl.dtype,
+        shared.shape(),
+        shared.strides(),
+        shared.is_read_only(),
+        dl.data.cast_const().cast() == t.data_ptr().unwrap_or(std::ptr::null())
+    );
+    println!("  live exports: {}", dlpack::live_exports());
+    // A consumer gets `shared.into_raw()`; here this crate consumes it.
+    let back = dlpack::from_managed(shared)?;
+    println!(
+        "  import: {back}, same memory {}, live exports: {}",
+        back.data_ptr() == t.data_ptr(),
+        dlpack::live_exports()
+    );
+    drop((t, back));
+    println!("  both dropped, live exports: {}", dlpack::live_exports());
+    let u = Tensor::from_vec([2], vec![7i64, 8])?;
+    let p = u.data_ptr();
+    let owned = dlpack::export(u)?; // the only handle, given by value
+    println!(
+        "  export of a unique tensor: read-only {}, same memory {}",
+        owned.is_read_only(),
+        owned.dl_tensor().data.cast_const().cast() == p.unwrap_or(std::ptr::null())
+    );
+    let a = Tensor::from_vec([2], vec![1u8, 2])?;
+    let refused = dlpack::export_legacy(a.clone()).unwrap_err();
+    println!("  legacy export of a shared buffer: {refused}");
+    drop(owned);
+    println!(
+        "  a string tensor: {}",
+        dlpack::export(Tensor::from("text")).unwrap_err()
+    );
+    Ok(())
+}
+
+/// Section 10: a checkpoint written by TensorFlow 2.21 (a Keras model saved
 /// with `tf.train.Checkpoint`), read without TensorFlow, and written back.
 #[cfg(feature = "checkpoint")]
 fn checkpoints() -> Result<()> {
     use tftensor::checkpoint::{self, BundleReader, BundleWriter};
-    section("9. TensorFlow checkpoints: read and write tensor bundles");
+    section("10. TensorFlow checkpoints: read and write tensor bundles");
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/checkpoints/tf2_keras");
     // A directory: the latest checkpoint named in its `checkpoint` file.
@@ -274,6 +372,42 @@ fn checkpoints() -> Result<()> {
         "  rewritten: .index {} bytes, .data {} bytes",
         index.len(),
         data.len()
+    );
+    Ok(())
+}
+
+#[cfg(feature = "tfrecord")]
+fn tfrecord() -> Result<()> {
+    use tftensor::tfrecord::{
+        parse_example, parse_tensor, serialize_tensor, tensors_to_example, Compression,
+        RecordReader, RecordWriter,
+    };
+
+    section("11. TFRecord: TF's record files, CRC-checked, GZIP/ZLIB");
+    let t = Tensor::from_vec([2], vec![1.5f32, -2.0])?;
+    let label = Tensor::from(3i64);
+    let example = tensors_to_example([("x", &t), ("label", &label)])?;
+    let mut w = RecordWriter::new(Vec::new(), Compression::Gzip);
+    w.write_record(&serialize_tensor(&t)?)?;
+    w.write_record(&example.encode_to_vec())?;
+    let file = w.finish()?;
+    println!("  2 records, gzip: {} bytes", file.len());
+    let mut records = RecordReader::new(file.as_slice(), Compression::Gzip);
+    let tensor = parse_tensor(records.next().transpose()?.unwrap_or_default())?;
+    println!("  record 0 as a tensor: {tensor}");
+    let features = parse_example(records.next().transpose()?.unwrap_or_default())?;
+    for (name, value) in &features {
+        println!("  record 1 feature {name:?}: {value}");
+    }
+    let mut plain = RecordWriter::new(Vec::new(), Compression::None);
+    plain.write_record(b"payload")?;
+    let mut bytes = plain.finish()?;
+    bytes[14] ^= 1;
+    let err = RecordReader::new(bytes.as_slice(), Compression::None).next();
+    println!(
+        "  one flipped bit: {}",
+        err.and_then(|r| r.err())
+            .map_or(String::new(), |e| e.to_string())
     );
     Ok(())
 }

@@ -45,18 +45,28 @@ mod buffer;
 pub mod checkpoint;
 mod coding;
 pub mod crc32c;
+#[cfg(feature = "dlpack")]
+pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
 mod format;
 pub mod guide;
 pub mod limits;
+#[cfg(any(feature = "npy", feature = "safetensors"))]
+mod mmap;
+#[cfg(feature = "npy")]
+pub mod npy;
 pub mod pb;
 mod proto;
 mod proto_fast;
+#[cfg(feature = "safetensors")]
+pub mod safetensors;
 mod shape;
 mod summary;
 mod tensor;
+#[cfg(feature = "tfrecord")]
+pub mod tfrecord;
 mod typed;
 
 pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocator, ALIGNMENT};

@@ -1,0 +1,46 @@
+//! tftensor errors as Python exceptions.
+
+use pyo3::exceptions::{
+    PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyValueError,
+};
+use pyo3::PyErr;
+use tft::Error;
+
+/// The Python exception for a tftensor error: `TypeError` for dtypes,
+/// `OSError` (`FileNotFoundError`) for I/O and missing files,
+/// `MemoryError` for a failed allocation, `ValueError` for bad input.
+pub(crate) fn to_py(err: Error) -> PyErr {
+    let msg = err.to_string();
+    match err {
+        Error::UnsupportedDataType(_) | Error::DataTypeMismatch { .. } => PyTypeError::new_err(msg),
+        Error::Io {
+            kind: std::io::ErrorKind::NotFound,
+            ..
+        } => PyFileNotFoundError::new_err(msg),
+        Error::Io { .. } => PyOSError::new_err(msg),
+        // The wrappers look names up only in files they read whole, so a
+        // missing thing is a missing file (TF's NOT_FOUND).
+        Error::NotFound(_) => PyFileNotFoundError::new_err(msg),
+        Error::AllocationFailed { .. } => PyMemoryError::new_err(msg),
+        Error::InvalidShape(_)
+        | Error::InvalidArgument(_)
+        | Error::SizeMismatch(_)
+        | Error::Misaligned(_)
+        | Error::OutOfRange(_)
+        | Error::LimitExceeded { .. }
+        | Error::InvalidProto(_)
+        | Error::DataLoss(_)
+        | Error::InvalidFormat { .. } => PyValueError::new_err(msg),
+        _ => PyRuntimeError::new_err(msg),
+    }
+}
+
+/// DLPack refusals are `BufferError`s, as in NumPy; allocation failures stay
+/// `MemoryError`.
+pub(crate) fn buffer_error(err: Error) -> PyErr {
+    match err {
+        Error::AllocationFailed { .. } => to_py(err),
+        _ => PyBufferError::new_err(err.to_string()),
+    }
+}

@@ -1,0 +1,264 @@
+//! Thin wrappers over the crate's file formats: TensorFlow checkpoints
+//! (tensor bundles), .npy/.npz, safetensors and TFRecord. Every reader
+//! returns `tftensor.Tensor`s (NumPy takes them with `np.from_dlpack`);
+//! every writer takes `tftensor.Tensor`s or any DLPack producer (NumPy
+//! arrays, PyTorch tensors).
+
+use std::collections::BTreeMap;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use tft::Tensor;
+
+use crate::errors::to_py;
+use crate::PyTensor;
+
+/// A tensor from a `tftensor.Tensor` (shared, no copy) or any DLPack producer.
+fn as_tensor(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    if let Ok(t) = obj.extract::<PyRef<'_, PyTensor>>() {
+        return Ok(t.inner.clone());
+    }
+    Ok(crate::from_dlpack(py, obj)?.inner)
+}
+
+/// `(name, tensor)` pairs from a mapping (in its iteration order).
+fn named_tensors(py: Python<'_>, tensors: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Tensor)>> {
+    let mut out = Vec::new();
+    for item in tensors.call_method0("items")?.try_iter()? {
+        let (name, value): (String, Bound<'_, PyAny>) = item?.extract()?;
+        out.push((name, as_tensor(py, &value)?));
+    }
+    Ok(out)
+}
+
+fn to_dict<'py>(
+    py: Python<'py>,
+    named: impl IntoIterator<Item = (String, Tensor)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, tensor) in named {
+        dict.set_item(name, PyTensor::from(tensor))?;
+    }
+    Ok(dict)
+}
+
+fn compression(name: &str) -> PyResult<tft::tfrecord::Compression> {
+    use tft::tfrecord::Compression;
+    match name.to_ascii_uppercase().as_str() {
+        "" | "NONE" => Ok(Compression::None),
+        "ZLIB" => Ok(Compression::Zlib),
+        "GZIP" => Ok(Compression::Gzip),
+        _ => Err(PyValueError::new_err(format!(
+            "compression must be \"\", \"ZLIB\" or \"GZIP\", not {name:?}"
+        ))),
+    }
+}
+
+/// Every variable of a TensorFlow checkpoint (`path` is the prefix, as
+/// `tf.train.load_checkpoint` takes it), as a dict name -> Tensor in TF's
+/// sorted key order.
+#[pyfunction]
+pub(crate) fn load_checkpoint<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
+    let reader = tft::checkpoint::BundleReader::open(path).map_err(to_py)?;
+    let mut named = Vec::new();
+    for key in reader.keys() {
+        named.push((key.to_string(), reader.get(key).map_err(to_py)?));
+    }
+    to_dict(py, named)
+}
+
+/// `[(name, dtype, shape), ...]` of a checkpoint, like
+/// `tf.train.list_variables`, without reading the values.
+#[pyfunction]
+pub(crate) fn list_variables<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyList>> {
+    let vars = tft::checkpoint::list_variables(path).map_err(to_py)?;
+    let list = PyList::empty(py);
+    for (name, dtype, shape) in vars {
+        let dims = PyTuple::new(py, shape.dim_sizes())?;
+        list.append((name, dtype.name().into_owned(), dims))?;
+    }
+    Ok(list)
+}
+
+/// Writes a checkpoint (tensor bundle) at prefix `path` from a dict
+/// name -> tensor or array.
+#[pyfunction]
+pub(crate) fn save_checkpoint(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let named = named_tensors(py, tensors)?;
+    let mut writer = tft::checkpoint::BundleWriter::new(path).map_err(to_py)?;
+    for (name, tensor) in &named {
+        writer.add(name, tensor).map_err(to_py)?;
+    }
+    writer.finish().map_err(to_py)
+}
+
+/// A dtype from its TensorFlow name (`"bfloat16"`, `"float8_e4m3fn"`, ...).
+fn parse_dtype(name: &str) -> PyResult<tft::DataType> {
+    name.parse()
+        .map_err(|_| PyValueError::new_err(format!("unknown dtype {name:?}")))
+}
+
+/// Reads a `.npy` file. `dtype` (a TF name such as `"bfloat16"`) says what
+/// an ml_dtypes array (stored as opaque `V1`/`V2`) holds.
+#[pyfunction]
+#[pyo3(signature = (path, dtype = None))]
+pub(crate) fn load_npy(path: &str, dtype: Option<&str>) -> PyResult<PyTensor> {
+    let tensor = match dtype {
+        Some(name) => tft::npy::read_npy_as(path, parse_dtype(name)?),
+        None => tft::npy::read_npy(path),
+    };
+    Ok(tensor.map_err(to_py)?.into())
+}
+
+/// Writes a `.npy` file, as `np.save` does.
+#[pyfunction]
+pub(crate) fn save_npy(py: Python<'_>, path: &str, tensor: &Bound<'_, PyAny>) -> PyResult<()> {
+    tft::npy::write_npy(path, &as_tensor(py, tensor)?).map_err(to_py)
+}
+
+/// Every array of a `.npz` file, as a dict name -> Tensor. `dtypes` maps
+/// the names of ml_dtypes members to their TF dtype names.
+#[pyfunction]
+#[pyo3(signature = (path, dtypes = None))]
+pub(crate) fn load_npz<'py>(
+    py: Python<'py>,
+    path: &str,
+    dtypes: Option<BTreeMap<String, String>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dtypes = dtypes.unwrap_or_default();
+    let mut reader = tft::npy::NpzReader::open(path).map_err(to_py)?;
+    let names: Vec<String> = reader.names().map(str::to_string).collect();
+    let mut named = Vec::new();
+    for name in names {
+        let tensor = match dtypes.get(&name) {
+            Some(dtype) => reader.get_as(&name, parse_dtype(dtype)?),
+            None => reader.get(&name),
+        }
+        .map_err(to_py)?;
+        named.push((name, tensor));
+    }
+    to_dict(py, named)
+}
+
+/// Writes a `.npz` file (deflated with `compressed=True`, as `np.savez_compressed`).
+#[pyfunction]
+#[pyo3(signature = (path, tensors, compressed = false))]
+pub(crate) fn save_npz(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+    compressed: bool,
+) -> PyResult<()> {
+    let named = named_tensors(py, tensors)?;
+    let mut writer = if compressed {
+        tft::npy::NpzWriter::create_compressed(path)
+    } else {
+        tft::npy::NpzWriter::create(path)
+    }
+    .map_err(to_py)?;
+    for (name, tensor) in &named {
+        writer.add(name, tensor).map_err(to_py)?;
+    }
+    writer.finish().map_err(to_py)
+}
+
+/// Every tensor of a `.safetensors` file, as a dict name -> Tensor in file order.
+#[pyfunction]
+pub(crate) fn load_safetensors<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
+    to_dict(py, tft::safetensors::load(path).map_err(to_py)?)
+}
+
+/// Writes a `.safetensors` file from a dict name -> tensor or array.
+#[pyfunction]
+pub(crate) fn save_safetensors(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let named = named_tensors(py, tensors)?;
+    tft::safetensors::save(path, named.iter().map(|(n, t)| (n.as_str(), t))).map_err(to_py)
+}
+
+/// The raw records of a TFRecord file (`compression`: `""`, `"ZLIB"` or `"GZIP"`).
+#[pyfunction]
+#[pyo3(signature = (path, compression = ""))]
+pub(crate) fn read_records<'py>(
+    py: Python<'py>,
+    path: &str,
+    compression: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    let reader =
+        tft::tfrecord::RecordReader::open(path, self::compression(compression)?).map_err(to_py)?;
+    let list = PyList::empty(py);
+    for record in reader {
+        list.append(PyBytes::new(py, &record.map_err(to_py)?))?;
+    }
+    Ok(list)
+}
+
+/// The tensors of a TFRecord file of serialized TensorProtos
+/// (`tf.io.serialize_tensor` records).
+#[pyfunction]
+#[pyo3(signature = (path, compression = ""))]
+pub(crate) fn read_tensors(path: &str, compression: &str) -> PyResult<Vec<PyTensor>> {
+    let tensors =
+        tft::tfrecord::read_tensors(path, self::compression(compression)?).map_err(to_py)?;
+    Ok(tensors.into_iter().map(PyTensor::from).collect())
+}
+
+/// Writes tensors (or arrays) as a TFRecord file of serialized TensorProtos.
+#[pyfunction]
+#[pyo3(signature = (path, tensors, compression = ""))]
+pub(crate) fn write_tensors(
+    py: Python<'_>,
+    path: &str,
+    tensors: &Bound<'_, PyAny>,
+    compression: &str,
+) -> PyResult<()> {
+    let mut list = Vec::new();
+    for item in tensors.try_iter()? {
+        list.push(as_tensor(py, &item?)?);
+    }
+    tft::tfrecord::write_tensors(path, self::compression(compression)?, &list).map_err(to_py)
+}
+
+/// The `tf.train.Example` records of a TFRecord file, each a dict
+/// feature name -> Tensor (int64, float or string).
+#[pyfunction]
+#[pyo3(signature = (path, compression = ""))]
+pub(crate) fn read_examples<'py>(
+    py: Python<'py>,
+    path: &str,
+    compression: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    let examples: Vec<BTreeMap<String, Tensor>> =
+        tft::tfrecord::read_examples(path, self::compression(compression)?).map_err(to_py)?;
+    let list = PyList::empty(py);
+    for example in examples {
+        list.append(to_dict(py, example)?)?;
+    }
+    Ok(list)
+}
+
+/// Adds the wrappers to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(load_checkpoint, m)?)?;
+    m.add_function(wrap_pyfunction!(list_variables, m)?)?;
+    m.add_function(wrap_pyfunction!(save_checkpoint, m)?)?;
+    m.add_function(wrap_pyfunction!(load_npy, m)?)?;
+    m.add_function(wrap_pyfunction!(save_npy, m)?)?;
+    m.add_function(wrap_pyfunction!(load_npz, m)?)?;
+    m.add_function(wrap_pyfunction!(save_npz, m)?)?;
+    m.add_function(wrap_pyfunction!(load_safetensors, m)?)?;
+    m.add_function(wrap_pyfunction!(save_safetensors, m)?)?;
+    m.add_function(wrap_pyfunction!(read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(read_tensors, m)?)?;
+    m.add_function(wrap_pyfunction!(write_tensors, m)?)?;
+    m.add_function(wrap_pyfunction!(read_examples, m)?)?;
+    Ok(())
+}
