@@ -123,21 +123,11 @@ pub(crate) fn from_reader<R: Read>(
 /// Below this, data goes into a `Vec`; above, into an anonymous map.
 const MAP_THRESHOLD: usize = 4 << 20;
 
-/// Reads exactly `len` bytes of data. Large data goes into an anonymous
-/// memory map advised to use transparent huge pages (as NumPy does for its
-/// large arrays): first-touch page faults, not the copy, dominate reading a
-/// large file from the page cache, and 2 MiB pages take 512 times fewer.
+/// Reads exactly `len` bytes of data; large data into a huge-page-advised
+/// anonymous map (see [`crate::mmap::read_large`]).
 fn read_data<R: Read>(r: &mut R, len: usize, what: &str) -> Result<Bytes> {
     if len >= MAP_THRESHOLD {
-        let mut map = memmap2::MmapMut::map_anon(len).map_err(|e| Error::io(what, &e))?;
-        #[cfg(target_os = "linux")]
-        {
-            // Only advice: without THP the map still works, with 4 KiB pages.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
-        r.read_exact(map.as_mut()).map_err(|e| io_err(what, &e))?;
-        let map = map.make_read_only().map_err(|e| Error::io(what, &e))?;
-        return Ok(Bytes::from_owner(map));
+        return crate::mmap::read_large(r, len).map_err(|e| io_err(what, &e));
     }
     let mut data = try_vec::<u8>(len)?;
     // `take` + `read_to_end` fills the reserved capacity without zeroing it
