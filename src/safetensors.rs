@@ -52,6 +52,9 @@ use crate::tensor::Tensor;
 /// The header-length prefix.
 const N_LEN: usize = 8;
 
+/// Files from this size on are read into an anonymous huge-page map.
+const LARGE: usize = 4 << 20;
+
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
     Error::InvalidFormat {
         format: "safetensors",
@@ -119,8 +122,9 @@ fn st_err(what: &str, e: SafeTensorError) -> Error {
 
 /// Loads every tensor of a `.safetensors` file, in file (offset) order.
 ///
-/// The file is read into memory once and the tensors are adopted from that
-/// buffer without further copies.
+/// The file is read into memory once (files of 4 MiB or more into a
+/// huge-page-advised anonymous map, page-aligned) and the tensors are
+/// adopted from that buffer without further copies.
 ///
 /// # Errors
 /// [`Error::Io`]; [`Error::InvalidFormat`] for a bad header (the
@@ -139,8 +143,19 @@ fn st_err(what: &str, e: SafeTensorError) -> Error {
 pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
     let path = path.as_ref();
     let what = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(&what, &e))?;
-    load_named(Bytes::from(bytes), &what)
+    let io = |e: std::io::Error| Error::io(&what, &e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let len = usize::try_from(len).map_err(|_| bad(&what, "file does not fit in memory"))?;
+    // Large files go into a huge-page-advised map (fewer page faults).
+    let bytes = if len >= LARGE {
+        crate::mmap::read_large(&mut file, len).map_err(io)?
+    } else {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut v).map_err(io)?;
+        Bytes::from(v)
+    };
+    load_named(bytes, &what)
 }
 
 /// Loads every tensor of a `.safetensors` file held in memory, in file

@@ -383,3 +383,28 @@ fn npz_writer_round_trips_and_stored_members_are_zero_copy() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Data of 4 MiB and more is read into an anonymous (huge-page advised)
+/// map instead of a `Vec`: same values, page-aligned, copy-on-write.
+#[test]
+fn large_files_read_through_an_anonymous_map() {
+    let dir = tmp_dir("large");
+    let path = dir.join("large.npy");
+    let n = (5 << 20) / 4;
+    let t = Tensor::from_vec([n as i64 / 4, 4], (0..n).map(|i| i as f32).collect()).unwrap();
+    write_npy(&path, &t).unwrap();
+    let mut back = read_npy(&path).unwrap();
+    assert_eq!(back, t);
+    assert!(back.is_aligned());
+    back.as_mut_slice::<f32>().unwrap()[0] = -1.0;
+    assert_eq!(back.as_slice::<f32>().unwrap()[..2], [-1.0, 1.0]);
+    // Big-endian and bool data of that size take the same road.
+    let b = Tensor::from_vec([n as i64], (0..n).map(|i| i % 3 == 0).collect()).unwrap();
+    write_npy(&path, &b).unwrap();
+    assert_eq!(read_npy(&path).unwrap(), b);
+    // A truncated large file is refused before anything is mapped.
+    let full = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &full[..full.len() - 1]).unwrap();
+    assert!(matches!(read_npy(&path).unwrap_err(), Error::DataLoss(_)));
+    std::fs::remove_dir_all(dir).ok();
+}

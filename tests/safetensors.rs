@@ -196,3 +196,22 @@ fn save_refuses_what_safetensors_cannot_hold() {
     assert!(!p.exists());
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Files of 4 MiB and more are read into an anonymous (huge-page advised)
+/// map: same tensors, adopted from it.
+#[test]
+fn large_file_load() {
+    let dir = std::env::temp_dir().join(format!("tftensor-st-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("large.safetensors");
+    let a = Tensor::from_vec([1 << 20], (0..1 << 20).map(|i| i as f32).collect()).unwrap();
+    let b = Tensor::from_vec([3], vec![1u8, 2, 3]).unwrap();
+    save(&p, [("a", &a), ("b", &b)]).unwrap();
+    let loaded = load(&p).unwrap();
+    assert_eq!(loaded, vec![("a".to_string(), a), ("b".to_string(), b)]);
+    assert_eq!(
+        loaded[0].1.allocation_description().unwrap().allocator_name,
+        "external"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -116,6 +116,19 @@ pub(crate) fn from_reader<R: Read>(
     let h = parse_header(&buf, what)?;
     let len = h.data_len()?;
     check_data_len(&h, len, total - header_end, what)?;
+    let data = read_data(r, len, what)?;
+    build(&h, data, as_dtype, what)
+}
+
+/// Below this, data goes into a `Vec`; above, into an anonymous map.
+const MAP_THRESHOLD: usize = 4 << 20;
+
+/// Reads exactly `len` bytes of data; large data into a huge-page-advised
+/// anonymous map (see [`crate::mmap::read_large`]).
+fn read_data<R: Read>(r: &mut R, len: usize, what: &str) -> Result<Bytes> {
+    if len >= MAP_THRESHOLD {
+        return crate::mmap::read_large(r, len).map_err(|e| io_err(what, &e));
+    }
     let mut data = try_vec::<u8>(len)?;
     // `take` + `read_to_end` fills the reserved capacity without zeroing it
     // first, which is what `std::fs::read` does.
@@ -128,7 +141,7 @@ pub(crate) fn from_reader<R: Read>(
             data.len()
         )));
     }
-    build(&h, Bytes::from(data), as_dtype, what)
+    Ok(Bytes::from(data))
 }
 
 /// What the caller's dtype makes of the file's element type.
