@@ -1,0 +1,26 @@
+//! Error messages: one line that names the file and says what is wrong.
+
+use std::fmt::Display;
+use std::path::Path;
+
+/// An error about `path`: `"PATH: what"`. Messages from the library that
+/// already name the path (its I/O errors do) are not prefixed twice.
+pub fn at(path: &Path, what: impl Display) -> anyhow::Error {
+    let shown = path.display().to_string();
+    let what = what.to_string();
+    if what.contains(&shown) {
+        anyhow::anyhow!(what)
+    } else {
+        anyhow::anyhow!("{shown}: {what}")
+    }
+}
+
+/// An error about tensor `name` in `path`: `"PATH: tensor 'name': what"`.
+pub fn at_tensor(path: &Path, name: &str, what: impl Display) -> anyhow::Error {
+    at(path, format!("tensor '{name}': {what}"))
+}
+
+/// The whole chain of `err` on one line, for stderr.
+pub fn one_line(err: &anyhow::Error) -> String {
+    format!("{err:#}").replace(['\n', '\r'], " ")
+}
