@@ -182,19 +182,33 @@ macro_rules! with_real_slice {
 pub(crate) use with_real_slice;
 
 /// Prints a value as its dtype holds it: integers in decimal, floats of
-/// 32 bits or fewer as the shortest `f32` text that reads back exactly,
-/// doubles as the shortest `f64` text.
+/// 32 bits or fewer as the shortest text that reads back as the same
+/// `f32`, doubles as the same `f64` (`2`, `0.1`, `1e-7`, `NaN`, `inf`).
 pub struct Shown(pub Num, pub DataType);
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Num::Int(i) => write!(f, "{i}"),
-            Num::Float(x) if self.1 == DataType::Double => write!(f, "{x:?}"),
+            Num::Float(x) if self.1 == DataType::Double => float_text(f, x, x),
             // Every narrower float is exact as an f32.
             #[allow(clippy::cast_possible_truncation)]
-            Num::Float(x) => write!(f, "{:?}", x as f32),
+            Num::Float(x) => float_text(f, x as f32, x),
         }
+    }
+}
+
+/// Plain decimal for ordinary magnitudes, exponent form for the rest.
+fn float_text<T: fmt::Display + fmt::LowerExp>(
+    f: &mut fmt::Formatter<'_>,
+    x: T,
+    magnitude: f64,
+) -> fmt::Result {
+    let a = magnitude.abs();
+    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {
+        write!(f, "{x:e}")
+    } else {
+        write!(f, "{x}")
     }
 }
 

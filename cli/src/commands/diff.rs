@@ -133,10 +133,21 @@ struct Worst {
 }
 
 /// A tally of differing elements.
-#[derive(Default)]
 struct Tally {
     count: usize,
     worst: Option<Worst>,
+    /// Whether elements have a distance (else the first is the worst).
+    by_distance: bool,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            count: 0,
+            worst: None,
+            by_distance: true,
+        }
+    }
 }
 
 impl Tally {
@@ -159,10 +170,18 @@ impl Tally {
 
     fn report(self, shape: &TensorShape, n: usize) -> Option<String> {
         let w = self.worst?;
+        // Strings have no distance: their first difference is reported.
+        let which = if self.by_distance {
+            format!(
+                "largest difference {}",
+                Shown(Num::Float(w.diff), DataType::Double)
+            )
+        } else {
+            "first".to_string()
+        };
         Some(format!(
-            "{} of {n} values differ; largest difference {} at {}: {} vs {}",
+            "{} of {n} values differ; {which} at {}: {} vs {}",
             self.count,
-            w.diff,
             index_text(shape, w.index),
             w.a,
             w.b
@@ -222,16 +241,20 @@ fn close(x: Num, y: Num, tol: Tol) -> (bool, f64) {
 }
 
 trait ComplexParts: Copy {
+    /// The dtype of the real and imaginary parts.
+    const PART: DataType;
     fn parts(self) -> (f64, f64);
 }
 
 impl ComplexParts for Complex<f32> {
+    const PART: DataType = DataType::Float;
     fn parts(self) -> (f64, f64) {
         (f64::from(self.re), f64::from(self.im))
     }
 }
 
 impl ComplexParts for Complex<f64> {
+    const PART: DataType = DataType::Double;
     fn parts(self) -> (f64, f64) {
         (self.re, self.im)
     }
@@ -248,7 +271,11 @@ fn compare_complex<T: ComplexParts>(a: &[T], b: &[T], tol: Tol) -> Tally {
         let diff = (xr - yr).hypot(xi - yi);
         if !(diff <= tol.atol + tol.rtol * yr.hypot(yi)) {
             tally.note(k, diff, || {
-                (format!("({xr:?},{xi:?})"), format!("({yr:?},{yi:?})"))
+                let text = |re: f64, im: f64| {
+                    let part = |v: f64| Shown(Num::Float(v), T::PART).to_string();
+                    format!("({},{})", part(re), part(im))
+                };
+                (text(xr, xi), text(yr, yi))
             });
         }
     }
@@ -256,18 +283,16 @@ fn compare_complex<T: ComplexParts>(a: &[T], b: &[T], tol: Tol) -> Tally {
 }
 
 fn compare_strings(a: &[Bytes], b: &[Bytes]) -> Tally {
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        by_distance: false,
+        ..Tally::default()
+    };
     let quoted = |s: &Bytes| format!("{:?}", String::from_utf8_lossy(s));
     for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        if x != y && tally.worst.is_none() {
+        if x != y {
+            // Every difference ties at 0, so the first one stays.
             tally.note(k, 0.0, || (quoted(x), quoted(y)));
-        } else if x != y {
-            tally.count += 1;
         }
-    }
-    if let Some(w) = &mut tally.worst {
-        // Strings have no distance; report the first difference.
-        w.diff = f64::NAN;
     }
     tally
 }
