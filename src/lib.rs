@@ -48,9 +48,15 @@ mod element;
 mod error;
 mod format;
 pub mod limits;
+#[cfg(any(feature = "npy", feature = "safetensors"))]
+mod mmap;
+#[cfg(feature = "npy")]
+pub mod npy;
 pub mod pb;
 mod proto;
 mod proto_fast;
+#[cfg(feature = "safetensors")]
+pub mod safetensors;
 mod shape;
 mod sharing;
 mod summary;

@@ -1,0 +1,428 @@
+//! `.npz`: a zip archive of `.npy` members, as `np.savez` (stored) and
+//! `np.savez_compressed` (deflated) write it. Members are read one at a time,
+//! when asked for.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Cursor, Read, Seek, Write};
+use std::path::Path;
+
+use bytes::Bytes;
+use zip::result::ZipError;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipArchive, ZipWriter};
+
+use super::{read, write};
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// DEFLATE's best case is about 1032:1; a member that claims more than this
+/// over its compressed size is lying, and is refused before its size is
+/// allocated.
+const MAX_DEFLATE_RATIO: u64 = 1032;
+
+fn zip_err(what: &str, e: ZipError) -> Error {
+    match e {
+        ZipError::Io(io) => Error::io(what, &io),
+        ZipError::FileNotFound => Error::NotFound(format!("npz: {what}: member not found")),
+        other => Error::InvalidFormat {
+            format: "npz",
+            message: format!("{what}: {other}"),
+        },
+    }
+}
+
+/// Reads the arrays of an `.npz` archive lazily, one member at a time.
+///
+/// Keys are the member names with `.npy` removed, as `np.load` gives them.
+/// Stored (`np.savez`) and deflated (`np.savez_compressed`) members are
+/// read; each member's sizes are checked against the archive before
+/// anything is allocated.
+///
+/// ```
+/// use tftensor::npy::{NpzReader, NpzWriter};
+/// use tftensor::Tensor;
+/// # let dir = std::env::temp_dir().join(format!("npz-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("arrays.npz");
+/// let mut w = NpzWriter::create(&path)?;
+/// w.add("x", &Tensor::from_vec([2], vec![1.5f32, 2.5])?)?;
+/// w.add("labels", &Tensor::from_vec([1], vec![7i64])?)?;
+/// w.finish()?;
+///
+/// let mut r = NpzReader::open(&path)?;
+/// assert_eq!(r.names().collect::<Vec<_>>(), ["x", "labels"]);
+/// assert_eq!(r.get("x")?.as_slice::<f32>()?, &[1.5, 2.5]);
+/// assert!(r.get("missing").is_err());
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct NpzReader<R: Read + Seek = BufReader<File>> {
+    archive: ZipArchive<R>,
+    /// (key, member index), in archive order.
+    keys: Vec<(String, usize)>,
+    /// The whole archive, when it was given as bytes (stored members are
+    /// then adopted without a copy).
+    bytes: Option<Bytes>,
+    what: String,
+}
+
+impl NpzReader {
+    /// Opens the archive at `path` (reads only its central directory).
+    ///
+    /// # Errors
+    /// [`Error::Io`] if the file cannot be opened; [`Error::InvalidFormat`]
+    /// if it is not a zip archive.
+    ///
+    /// ```
+    /// let err = tftensor::npy::NpzReader::open("/nonexistent.npz").err().unwrap();
+    /// assert!(matches!(err, tftensor::Error::Io { .. }));
+    /// ```
+    pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader> {
+        let path = path.as_ref();
+        let what = path.display().to_string();
+        let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
+        NpzReader::with_name(BufReader::new(file), what, None)
+    }
+}
+
+impl NpzReader<Cursor<Bytes>> {
+    /// Reads an archive held in memory. Stored members whose data is
+    /// element-aligned in `bytes` are adopted without a copy (their CRC is
+    /// then not checked; deflated members are checked as they inflate).
+    ///
+    /// ```
+    /// use tftensor::npy::{NpzReader, NpzWriter};
+    /// use tftensor::Tensor;
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// w.add("a", &Tensor::from_vec([3], vec![1u16, 2, 3])?)?;
+    /// let bytes = w.finish_into()?.into_inner();
+    /// let mut r = NpzReader::from_bytes(bytes.into())?;
+    /// assert_eq!(r.get("a")?.as_slice::<u16>()?, &[1, 2, 3]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn from_bytes(bytes: Bytes) -> Result<Self> {
+        NpzReader::with_name(Cursor::new(bytes.clone()), "<npz bytes>".into(), Some(bytes))
+    }
+}
+
+impl<R: Read + Seek> NpzReader<R> {
+    /// Reads an archive from any seekable reader; `name` is used in error
+    /// messages.
+    ///
+    /// ```
+    /// use tftensor::npy::NpzReader;
+    /// let r = NpzReader::new(std::io::Cursor::new(b"not a zip".to_vec()), "x.npz");
+    /// assert!(matches!(r.err().unwrap(), tftensor::Error::InvalidFormat { .. }));
+    /// ```
+    pub fn new(reader: R, name: &str) -> Result<Self> {
+        NpzReader::with_name(reader, name.to_string(), None)
+    }
+
+    fn with_name(reader: R, what: String, bytes: Option<Bytes>) -> Result<Self> {
+        let archive = ZipArchive::new(reader).map_err(|e| zip_err(&what, e))?;
+        // Directory entries hold no array; `.npy` is dropped from keys as
+        // `np.load` does.
+        let keys = (0..archive.len())
+            .filter_map(|i| {
+                let name = archive.name_for_index(i)?;
+                (!name.ends_with('/'))
+                    .then(|| (name.strip_suffix(".npy").unwrap_or(name).to_string(), i))
+            })
+            .collect();
+        Ok(NpzReader {
+            archive,
+            keys,
+            bytes,
+            what,
+        })
+    }
+
+    /// The array names (member names without `.npy`), in archive order.
+    ///
+    /// ```
+    /// use tftensor::npy::{NpzReader, NpzWriter};
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new()), true);
+    /// w.add("b", &tftensor::Tensor::from(1.0f64))?;
+    /// let r = NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// assert_eq!(r.names().collect::<Vec<_>>(), ["b"]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.keys.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The number of arrays.
+    ///
+    /// ```
+    /// let w = tftensor::npy::NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// let r = tftensor::npy::NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// assert_eq!(r.len(), 0);
+    /// assert!(r.is_empty());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the archive holds no arrays.
+    ///
+    /// ```
+    /// let w = tftensor::npy::NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// let r = tftensor::npy::NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// assert!(r.is_empty());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Reads the array `name` (with or without `.npy`).
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] for a name the archive lacks; the errors of
+    /// [`read_npy`](super::read_npy) for a bad member; [`Error::InvalidFormat`]
+    /// for a member whose sizes cannot be right or a CRC mismatch.
+    ///
+    /// ```
+    /// use tftensor::npy::{NpzReader, NpzWriter};
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new()), true);
+    /// w.add("s", &tftensor::Tensor::from_vec([2], vec![bytes::Bytes::from("ab"), "c".into()])?)?;
+    /// let mut r = NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// assert_eq!(r.get("s.npy")?.as_slice::<bytes::Bytes>()?[1], "c");
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn get(&mut self, name: &str) -> Result<Tensor> {
+        self.get_impl(name, None)
+    }
+
+    /// Reads the array `name` as `dtype`: needed for ml_dtypes arrays,
+    /// which NumPy stores as opaque `V1`/`V2` (see
+    /// [`read_npy_as`](super::read_npy_as)).
+    ///
+    /// ```
+    /// use tftensor::npy::{NpzReader, NpzWriter};
+    /// use tftensor::{DataType, Tensor};
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// w.add("w", &Tensor::from_vec([1], vec![half::bf16::from_f32(1.5)])?)?;
+    /// let mut r = NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// assert!(r.get("w").is_err()); // '<V2' needs the dtype
+    /// assert_eq!(r.get_as("w", DataType::BFloat16)?.as_slice::<half::bf16>()?[0].to_f32(), 1.5);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn get_as(&mut self, name: &str, dtype: DataType) -> Result<Tensor> {
+        self.get_impl(name, Some(dtype))
+    }
+
+    fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
+        let key = name.strip_suffix(".npy").unwrap_or(name);
+        let &(_, index) = self
+            .keys
+            .iter()
+            .find(|(k, _)| k == key)
+            .ok_or_else(|| Error::NotFound(format!("npz: {}: no array named {name:?}", self.what)))?;
+        let archive_what = self.what.clone();
+        let mut member = self
+            .archive
+            .by_index(index)
+            .map_err(|e| zip_err(&archive_what, e))?;
+        let what = format!("{archive_what}: member {:?}", member.name());
+        let (size, compressed) = (member.size(), member.compressed_size());
+        match member.compression() {
+            CompressionMethod::Stored if size == compressed => {}
+            CompressionMethod::Deflated
+                if size <= compressed.saturating_mul(MAX_DEFLATE_RATIO).saturating_add(1024) => {}
+            CompressionMethod::Stored | CompressionMethod::Deflated => {
+                return Err(Error::InvalidFormat {
+                    format: "npz",
+                    message: format!(
+                        "{what}: declares {size} bytes from {compressed} compressed bytes, which cannot be"
+                    ),
+                })
+            }
+            other => {
+                return Err(Error::InvalidFormat {
+                    format: "npz",
+                    message: format!("{what}: unsupported compression {other}"),
+                })
+            }
+        }
+        // A stored member of an in-memory archive: adopt its bytes.
+        if let (Some(bytes), CompressionMethod::Stored, Some(start)) =
+            (&self.bytes, member.compression(), member.data_start())
+        {
+            let range = usize::try_from(start)
+                .ok()
+                .zip(usize::try_from(size).ok())
+                .and_then(|(s, n)| Some(s..s.checked_add(n)?))
+                .filter(|r| r.end <= bytes.len())
+                .ok_or_else(|| Error::DataLoss(format!("npz: {what}: data runs past the archive")))?;
+            return read::from_bytes(bytes.slice(range), as_dtype, &what);
+        }
+        let t = read::from_reader(&mut member, size, as_dtype, &what)?;
+        // Read to the end so the zip reader checks the CRC and any bytes
+        // beyond the declared data show up.
+        let mut rest = [0u8; 1];
+        match member.read(&mut rest) {
+            Ok(0) => Ok(t),
+            Ok(_) => Err(Error::InvalidFormat {
+                format: "npz",
+                message: format!("{what}: more bytes than the member's declared size"),
+            }),
+            Err(e) => Err(Error::InvalidFormat {
+                format: "npz",
+                message: format!("{what}: {e}"),
+            }),
+        }
+    }
+}
+
+/// Writes an `.npz` archive, one array at a time.
+///
+/// [`NpzWriter::create`] stores members as `np.savez` does;
+/// [`NpzWriter::create_compressed`] deflates them as `np.savez_compressed`
+/// does. Each array becomes the member `<name>.npy`, written as
+/// [`write_npy`](super::write_npy) writes it. Stored members start
+/// 64-byte aligned in the archive, so a memory-mapped archive can be read
+/// without copies.
+///
+/// ```
+/// use tftensor::npy::{NpzReader, NpzWriter};
+/// use tftensor::Tensor;
+/// # let dir = std::env::temp_dir().join(format!("npz-doc2-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("small.npz");
+/// let mut w = NpzWriter::create_compressed(&path)?;
+/// w.add("zeros", &Tensor::new(tftensor::DataType::Float, [1000])?)?;
+/// w.finish()?;
+/// assert!(std::fs::metadata(&path)?.len() < 1000);
+/// assert_eq!(NpzReader::open(&path)?.get("zeros")?.num_elements(), 1000);
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct NpzWriter<W: Write + Seek = BufWriter<File>> {
+    zip: ZipWriter<W>,
+    compressed: bool,
+    names: HashSet<String>,
+    what: String,
+}
+
+impl NpzWriter {
+    /// Creates (or truncates) `path` for an archive of stored members.
+    ///
+    /// # Errors
+    /// [`Error::Io`] if the file cannot be created.
+    ///
+    /// ```
+    /// assert!(tftensor::npy::NpzWriter::create("/nonexistent-dir/x.npz").is_err());
+    /// ```
+    pub fn create<P: AsRef<Path>>(path: P) -> Result<NpzWriter> {
+        Self::create_with(path.as_ref(), false)
+    }
+
+    /// Creates (or truncates) `path` for an archive of deflated members.
+    ///
+    /// ```
+    /// assert!(tftensor::npy::NpzWriter::create_compressed("/nonexistent-dir/x.npz").is_err());
+    /// ```
+    pub fn create_compressed<P: AsRef<Path>>(path: P) -> Result<NpzWriter> {
+        Self::create_with(path.as_ref(), true)
+    }
+
+    fn create_with(path: &Path, compressed: bool) -> Result<NpzWriter> {
+        let what = path.display().to_string();
+        let file = File::create(path).map_err(|e| Error::io(&what, &e))?;
+        let mut w = NpzWriter::new(BufWriter::new(file), compressed);
+        w.what = what;
+        Ok(w)
+    }
+
+    /// Writes the central directory and flushes the file.
+    ///
+    /// ```
+    /// # let p = std::env::temp_dir().join(format!("npz-doc3-{}.npz", std::process::id()));
+    /// tftensor::npy::NpzWriter::create(&p)?.finish()?;
+    /// assert_eq!(tftensor::npy::NpzReader::open(&p)?.len(), 0);
+    /// # std::fs::remove_file(&p).ok();
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn finish(self) -> Result<()> {
+        let what = self.what.clone();
+        let mut w = self.finish_into()?;
+        w.flush().map_err(|e| Error::io(&what, &e))
+    }
+}
+
+impl<W: Write + Seek> NpzWriter<W> {
+    /// An archive writer over any seekable writer; `compressed` deflates
+    /// the members.
+    ///
+    /// ```
+    /// let w = tftensor::npy::NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// let bytes = w.finish_into()?.into_inner();
+    /// assert_eq!(&bytes[..4], b"PK\x05\x06"); // an empty archive
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn new(writer: W, compressed: bool) -> Self {
+        NpzWriter {
+            zip: ZipWriter::new(writer),
+            compressed,
+            names: HashSet::new(),
+            what: "<npz>".to_string(),
+        }
+    }
+
+    /// Adds `tensor` as the member `<name>.npy`.
+    ///
+    /// # Errors
+    /// A name used before ([`Error::InvalidArgument`]); a dtype `.npy`
+    /// cannot hold (resource, variant: [`Error::UnsupportedDataType`]); a
+    /// string ending in a NUL byte; I/O errors.
+    ///
+    /// ```
+    /// let mut w = tftensor::npy::NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// w.add("a", &tftensor::Tensor::from(1i32))?;
+    /// assert!(w.add("a", &tftensor::Tensor::from(2i32)).is_err());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        if !self.names.insert(name.to_string()) {
+            return Err(Error::InvalidArgument(format!(
+                "npz: {}: the name {name:?} was already added",
+                self.what
+            )));
+        }
+        let header = write::header_for(tensor)?;
+        let total = write::encoded_len(tensor, header.len())?;
+        let options = SimpleFileOptions::default()
+            .large_file(total >= u64::from(u32::MAX))
+            .compression_method(if self.compressed {
+                CompressionMethod::Deflated
+            } else {
+                CompressionMethod::Stored
+            });
+        let options = if self.compressed {
+            options
+        } else {
+            options.with_alignment(64)
+        };
+        let what = format!("{}: member \"{name}.npy\"", self.what);
+        self.zip
+            .start_file(format!("{name}.npy"), options)
+            .map_err(|e| zip_err(&what, e))?;
+        write::write_to(&mut self.zip, tensor, &header, &what)
+    }
+
+    /// Writes the central directory and hands back the writer.
+    ///
+    /// ```
+    /// let mut w = tftensor::npy::NpzWriter::new(std::io::Cursor::new(Vec::new()), false);
+    /// w.add("x", &tftensor::Tensor::from(1u8))?;
+    /// assert!(w.finish_into()?.into_inner().starts_with(b"PK\x03\x04"));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn finish_into(self) -> Result<W> {
+        self.zip.finish().map_err(|e| zip_err(&self.what, e))
+    }
+}

@@ -1,0 +1,403 @@
+//! Reading `.npy` data into a [`Tensor`]: from `Bytes` (adopting the data
+//! without a copy when it is aligned) or from a stream of known length.
+
+use std::io::Read;
+
+use bytes::Bytes;
+
+use super::header::{self, Elem, Header};
+use crate::buffer::try_vec;
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+fn bad(what: &str, message: impl std::fmt::Display) -> Error {
+    Error::InvalidFormat {
+        format: "npy",
+        message: format!("{what}: {message}"),
+    }
+}
+
+fn io_err(what: &str, e: &std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        header::truncated(what, "the data")
+    } else {
+        Error::io(what, e)
+    }
+}
+
+/// Parses the header at the start of `buf` (which holds the whole file or
+/// at least the whole header).
+pub(crate) fn parse_header(buf: &[u8], what: &str) -> Result<Header> {
+    let (prefix_len, text_len, utf8) = header::parse_prefix(buf, what)?;
+    let end = prefix_len
+        .checked_add(text_len)
+        .ok_or_else(|| bad(what, "header length overflows"))?;
+    let text = buf.get(prefix_len..end).ok_or_else(|| {
+        Error::DataLoss(format!(
+            "npy: {what}: the header length is {text_len} bytes but only {} follow",
+            buf.len().saturating_sub(prefix_len)
+        ))
+    })?;
+    header::parse_text(text, utf8, end, what)
+}
+
+/// Reads a whole `.npy` held in `bytes`. POD data that needs no byte swap
+/// or transpose is adopted without a copy when element-aligned.
+pub(crate) fn from_bytes(bytes: Bytes, as_dtype: Option<DataType>, what: &str) -> Result<Tensor> {
+    let h = parse_header(&bytes, what)?;
+    let len = h.data_len()?;
+    let available = bytes.len().saturating_sub(h.data_offset);
+    check_data_len(&h, len, available as u64, what)?;
+    build(&h, bytes.slice(h.data_offset..h.data_offset + len), as_dtype, what)
+}
+
+/// The declared data length against what the source holds.
+fn check_data_len(h: &Header, len: usize, available: u64, what: &str) -> Result<()> {
+    match (len as u64).cmp(&available) {
+        std::cmp::Ordering::Equal => Ok(()),
+        std::cmp::Ordering::Greater => Err(Error::DataLoss(format!(
+            "npy: {what}: truncated: the header declares {} elements of '{}' ({len} bytes) but {available} bytes follow it",
+            h.shape.num_elements(),
+            h.descr
+        ))),
+        std::cmp::Ordering::Less => Err(bad(
+            what,
+            format!(
+                "{} bytes follow the {len} bytes of data the header declares (shape {}, '{}')",
+                available - len as u64,
+                h.shape,
+                h.descr
+            ),
+        )),
+    }
+}
+
+/// Reads a `.npy` from a stream that holds exactly `total` bytes (a file's
+/// length, an archive member's size). Sizes are checked against `total`
+/// before anything is allocated.
+pub(crate) fn from_reader<R: Read>(
+    r: &mut R,
+    total: u64,
+    as_dtype: Option<DataType>,
+    what: &str,
+) -> Result<Tensor> {
+    let mut prefix = [0u8; header::MAX_PREFIX];
+    let first = prefix.get_mut(..8).unwrap_or_default();
+    r.read_exact(first).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the magic string"),
+        _ => Error::io(what, &e),
+    })?;
+    let len_size = if prefix.get(6) == Some(&1) { 2 } else { 4 };
+    if prefix.get(..6) == Some(&header::MAGIC[..]) {
+        let rest = prefix.get_mut(8..8 + len_size).unwrap_or_default();
+        r.read_exact(rest)
+            .map_err(|e| io_err(what, &e))?;
+    }
+    let (prefix_len, text_len, _) = header::parse_prefix(&prefix, what)?;
+    let header_end = (prefix_len as u64).saturating_add(text_len as u64);
+    if header_end > total {
+        return Err(Error::DataLoss(format!(
+            "npy: {what}: the header length is {text_len} bytes but the file holds only {total}"
+        )));
+    }
+    let mut buf = try_vec::<u8>(prefix_len + text_len)?;
+    buf.extend_from_slice(prefix.get(..prefix_len).unwrap_or_default());
+    buf.resize(prefix_len + text_len, 0);
+    r.read_exact(buf.get_mut(prefix_len..).unwrap_or_default())
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the header"),
+            _ => Error::io(what, &e),
+        })?;
+    let h = parse_header(&buf, what)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, total - header_end, what)?;
+    let mut data = try_vec::<u8>(len)?;
+    // `take` + `read_to_end` fills the reserved capacity without zeroing it
+    // first, which is what `std::fs::read` does.
+    r.take(len as u64)
+        .read_to_end(&mut data)
+        .map_err(|e| io_err(what, &e))?;
+    if data.len() != len {
+        return Err(Error::DataLoss(format!(
+            "npy: {what}: truncated: the header declares {len} bytes of data, the stream ended after {}",
+            data.len()
+        )));
+    }
+    build(&h, Bytes::from(data), as_dtype, what)
+}
+
+/// What the caller's dtype makes of the file's element type.
+fn resolve(h: &Header, as_dtype: Option<DataType>, what: &str) -> Result<Elem> {
+    let quantized_twin = |natural: DataType, dt: DataType| {
+        matches!(
+            (natural, dt),
+            (DataType::Int8, DataType::QInt8)
+                | (DataType::UInt8, DataType::QUInt8)
+                | (DataType::Int16, DataType::QInt16)
+                | (DataType::UInt16, DataType::QUInt16)
+                | (DataType::Int32, DataType::QInt32)
+        )
+    };
+    match (&h.elem, as_dtype) {
+        (Elem::Opaque { size, .. }, None) => Err(bad(
+            what,
+            format!(
+                "'{}' is an opaque {size}-byte type (ml_dtypes writes bfloat16, float8, int4 and \
+                 friends this way); say which dtype it holds with the `_as` form, e.g. \
+                 read_npy_as(path, DataType::BFloat16)",
+                h.descr
+            ),
+        )),
+        (&Elem::Opaque { size, big_endian }, Some(dt)) => {
+            if dt.can_use_memcpy() && dt.size() == size {
+                let swap = if big_endian && size > 1 {
+                    if dt.is_complex() {
+                        size / 2
+                    } else {
+                        size
+                    }
+                } else {
+                    0
+                };
+                Ok(Elem::Pod { dtype: dt, swap })
+            } else {
+                Err(bad(
+                    what,
+                    format!(
+                        "'{}' elements are {size} bytes, which cannot hold {dt} ({} bytes)",
+                        h.descr,
+                        dt.size()
+                    ),
+                ))
+            }
+        }
+        (_, None) => Ok(h.elem.clone()),
+        (&Elem::Pod { dtype, swap }, Some(dt)) if dt == dtype || quantized_twin(dtype, dt) => {
+            Ok(Elem::Pod { dtype: dt, swap })
+        }
+        (Elem::Bytes(_) | Elem::Unicode { .. }, Some(DataType::String)) => Ok(h.elem.clone()),
+        (_, Some(dt)) => Err(bad(
+            what,
+            format!("the file holds '{}', which cannot be read as {dt}", h.descr),
+        )),
+    }
+}
+
+/// Turns the data bytes into a tensor of the header's (or caller's) dtype.
+fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Result<Tensor> {
+    let dims: Vec<usize> = h
+        .shape
+        .dim_sizes()
+        .iter()
+        .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
+        .collect();
+    match resolve(h, as_dtype, what)? {
+        Elem::Pod { dtype, swap } => {
+            if dtype == DataType::Bool {
+                if let Some(i) = data.iter().position(|&b| b > 1) {
+                    return Err(bad(
+                        what,
+                        format!("bool element {i} is {}, not 0 or 1", data.get(i).unwrap_or(&0)),
+                    ));
+                }
+            }
+            let data = if swap == 0 && !h.fortran_order {
+                data
+            } else {
+                let mut owned = match data.try_into_mut() {
+                    Ok(m) => Vec::from(m),
+                    Err(shared) => shared.to_vec(),
+                };
+                if swap > 1 {
+                    for unit in owned.chunks_exact_mut(swap) {
+                        unit.reverse();
+                    }
+                }
+                if h.fortran_order {
+                    owned = fortran_to_c_bytes(&owned, dtype.size(), &dims)?;
+                }
+                Bytes::from(owned)
+            };
+            Tensor::from_buffer(dtype, h.shape.clone(), data).map_err(|e| bad(what, e))
+        }
+        Elem::Bytes(n) => {
+            let mut out = strings_vec(h, n, what)?;
+            if n > 0 {
+                for i in 0..out.capacity() {
+                    let start = i * n;
+                    let elem = data.get(start..start + n).unwrap_or_default();
+                    let len = elem.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
+                    out.push(data.slice(start..start + len));
+                }
+            }
+            finish_strings(h, out, &dims)
+        }
+        Elem::Unicode { chars, big_endian } => {
+            let mut out = strings_vec(h, chars, what)?;
+            if chars > 0 {
+                for (i, elem) in data.chunks_exact(chars * 4).enumerate() {
+                    out.push(decode_utf32(elem, big_endian).map_err(|c| {
+                        bad(
+                            what,
+                            format!("element {i} holds {c:#x}, which is not a Unicode scalar value"),
+                        )
+                    })?);
+                }
+            }
+            finish_strings(h, out, &dims)
+        }
+        Elem::Opaque { .. } => Err(bad(what, "opaque type left unresolved")),
+    }
+}
+
+/// Room for the string elements. Zero-width strings (`S0`, `U0`) are
+/// refused when there are elements: their count would not be paid for by
+/// any bytes of the input.
+fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
+    let n = usize::try_from(h.shape.num_elements()).unwrap_or(usize::MAX);
+    if width == 0 && n > 0 {
+        return Err(bad(
+            what,
+            format!("'{}' elements hold no bytes, so {n} of them are not stored", h.descr),
+        ));
+    }
+    try_vec(n)
+}
+
+fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor> {
+    let out = if h.fortran_order {
+        FortranOrder::new(dims)
+            .map(|i| out.get(i).cloned().unwrap_or_default())
+            .collect()
+    } else {
+        out
+    };
+    Tensor::from_vec(h.shape.clone(), out)
+}
+
+/// One `U<n>` element to UTF-8, trailing NUL code points removed as NumPy
+/// does. `Err` carries the offending code unit.
+fn decode_utf32(elem: &[u8], big_endian: bool) -> std::result::Result<Bytes, u32> {
+    let units = elem.chunks_exact(4).map(|c| {
+        let b = [
+            c.first().copied().unwrap_or(0),
+            c.get(1).copied().unwrap_or(0),
+            c.get(2).copied().unwrap_or(0),
+            c.get(3).copied().unwrap_or(0),
+        ];
+        if big_endian {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        }
+    });
+    let count = elem
+        .chunks_exact(4)
+        .rposition(|c| c.iter().any(|&b| b != 0))
+        .map_or(0, |p| p + 1);
+    let mut s = String::with_capacity(count);
+    for u in units.take(count) {
+        s.push(char::from_u32(u).ok_or(u)?);
+    }
+    Ok(Bytes::from(s))
+}
+
+/// For each element in row-major (C) order, its index in a column-major
+/// (Fortran) layout of the same shape.
+struct FortranOrder {
+    dims: Vec<usize>,
+    strides: Vec<usize>,
+    index: Vec<usize>,
+    offset: usize,
+    remaining: usize,
+}
+
+impl FortranOrder {
+    fn new(dims: &[usize]) -> Self {
+        let mut strides = Vec::with_capacity(dims.len());
+        let mut s = 1usize;
+        for &d in dims {
+            strides.push(s);
+            s = s.saturating_mul(d);
+        }
+        let remaining = if dims.contains(&0) {
+            0
+        } else {
+            dims.iter().product()
+        };
+        FortranOrder {
+            dims: dims.to_vec(),
+            strides,
+            index: vec![0; dims.len()],
+            offset: 0,
+            remaining,
+        }
+    }
+}
+
+impl Iterator for FortranOrder {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let current = self.offset;
+        // Advance the last axis fastest (C order), carrying leftwards.
+        for ((i, &d), &s) in self
+            .index
+            .iter_mut()
+            .zip(&self.dims)
+            .zip(&self.strides)
+            .rev()
+        {
+            *i += 1;
+            self.offset += s;
+            if *i < d {
+                break;
+            }
+            self.offset -= s * d;
+            *i = 0;
+        }
+        Some(current)
+    }
+}
+
+/// Rewrites column-major element bytes in row-major order.
+fn fortran_to_c_bytes(src: &[u8], elem: usize, dims: &[usize]) -> Result<Vec<u8>> {
+    let mut out = try_vec::<u8>(src.len())?;
+    for i in FortranOrder::new(dims) {
+        out.extend_from_slice(src.get(i * elem..(i + 1) * elem).unwrap_or_default());
+    }
+    debug_assert_eq!(out.len(), src.len());
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_order_indices() {
+        // A 2x3 array stored column-major: element (r, c) at r + 2c.
+        let idx: Vec<_> = FortranOrder::new(&[2, 3]).collect();
+        assert_eq!(idx, vec![0, 2, 4, 1, 3, 5]);
+        assert_eq!(FortranOrder::new(&[]).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(FortranOrder::new(&[3, 0]).count(), 0);
+        let idx: Vec<_> = FortranOrder::new(&[2, 1, 2]).collect();
+        assert_eq!(idx, vec![0, 2, 1, 3]);
+    }
+
+    #[test]
+    fn utf32_decoding() {
+        let le: Vec<u8> = [0x68u32, 0xe9, 0x1F600, 0, 0]
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect();
+        assert_eq!(&decode_utf32(&le, false).unwrap()[..], "hé😀".as_bytes());
+        let be: Vec<u8> = [0x61u32, 0].iter().flat_map(|c| c.to_be_bytes()).collect();
+        assert_eq!(&decode_utf32(&be, true).unwrap()[..], b"a");
+        assert_eq!(decode_utf32(&0xD800u32.to_le_bytes(), false), Err(0xD800));
+    }
+}

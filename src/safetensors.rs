@@ -1,0 +1,327 @@
+//! Hugging Face `.safetensors` files (feature `safetensors`, on by default).
+//!
+//! The header and layout are the [`safetensors`](::safetensors) crate's: it
+//! parses and validates the JSON header (offsets contiguous, sizes matching
+//! shape and dtype, the file exactly covered) and writes files. This module
+//! maps its dtypes to TensorFlow's and its byte ranges to [`Tensor`]s:
+//!
+//! | safetensors | TF | | safetensors | TF |
+//! |---|---|---|---|---|
+//! | `BOOL` | `bool` | | `F16` | `half` |
+//! | `U8`, `I8` | `uint8`, `int8` | | `BF16` | `bfloat16` |
+//! | `U16`, `I16` | `uint16`, `int16` | | `F32`, `F64` | `float`, `double` |
+//! | `U32`, `I32` | `uint32`, `int32` | | `C64` | `complex64` |
+//! | `U64`, `I64` | `uint64`, `int64` | | `F8_E4M3`, `F8_E5M2` | `float8_e4m3fn`, `float8_e5m2` |
+//! | | | | `F8_E4M3FNUZ`, `F8_E5M2FNUZ` | `float8_e4m3fnuz`, `float8_e5m2fnuz` |
+//!
+//! `F4`, `F6_E2M3`, `F6_E3M2` and `F8_E8M0` have no TF equivalent: loading a
+//! file holding one fails with an error naming the tensor and the dtype. TF
+//! dtypes without a safetensors one (strings, complex128, int4, the
+//! quantized types, float8_e4m3b11fnuz, ...) cannot be saved.
+//!
+//! **Zero copy**: [`load_bytes`] and [`load_mmap`] adopt each tensor's bytes
+//! in place when its offset is element-aligned, and copy it once otherwise
+//! (the format does not promise alignment; files written by the Python and
+//! Rust libraries are aligned).
+//!
+//! ```
+//! use tftensor::{safetensors, Tensor};
+//! # let dir = std::env::temp_dir().join(format!("st-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! let w = Tensor::from_vec([2, 2], vec![1.0f32, 2.0, 3.0, 4.0])?;
+//! let b = Tensor::from_vec([2], vec![half::bf16::ONE, half::bf16::ZERO])?;
+//! safetensors::save(dir.join("m.safetensors"), [("w", &w), ("b", &b)])?;
+//! let loaded = safetensors::load(dir.join("m.safetensors"))?;
+//! assert_eq!(loaded, vec![("w".to_string(), w), ("b".to_string(), b)]);
+//! # std::fs::remove_dir_all(&dir).ok();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::path::Path;
+
+use ::safetensors::tensor::{Dtype, SafeTensorError, SafeTensors, View};
+use bytes::Bytes;
+
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::shape::TensorShape;
+use crate::tensor::Tensor;
+
+/// The header-length prefix.
+const N_LEN: usize = 8;
+
+fn bad(what: &str, message: impl std::fmt::Display) -> Error {
+    Error::InvalidFormat {
+        format: "safetensors",
+        message: format!("{what}: {message}"),
+    }
+}
+
+/// The TF dtype of a safetensors dtype, if TF has the same format.
+fn to_tf(d: Dtype) -> Option<DataType> {
+    Some(match d {
+        Dtype::BOOL => DataType::Bool,
+        Dtype::U8 => DataType::UInt8,
+        Dtype::I8 => DataType::Int8,
+        Dtype::F8_E5M2 => DataType::Float8E5M2,
+        Dtype::F8_E4M3 => DataType::Float8E4M3FN,
+        Dtype::F8_E4M3FNUZ => DataType::Float8E4M3FNUZ,
+        Dtype::F8_E5M2FNUZ => DataType::Float8E5M2FNUZ,
+        Dtype::I16 => DataType::Int16,
+        Dtype::U16 => DataType::UInt16,
+        Dtype::F16 => DataType::Half,
+        Dtype::BF16 => DataType::BFloat16,
+        Dtype::I32 => DataType::Int32,
+        Dtype::U32 => DataType::UInt32,
+        Dtype::F32 => DataType::Float,
+        Dtype::C64 => DataType::Complex64,
+        Dtype::F64 => DataType::Double,
+        Dtype::I64 => DataType::Int64,
+        Dtype::U64 => DataType::UInt64,
+        // F4, F6_E2M3, F6_E3M2, F8_E8M0, and whatever later versions add.
+        _ => return None,
+    })
+}
+
+/// The safetensors dtype of a TF dtype, if there is one.
+fn from_tf(d: DataType) -> Option<Dtype> {
+    Some(match d {
+        DataType::Bool => Dtype::BOOL,
+        DataType::UInt8 => Dtype::U8,
+        DataType::Int8 => Dtype::I8,
+        DataType::Float8E5M2 => Dtype::F8_E5M2,
+        DataType::Float8E4M3FN => Dtype::F8_E4M3,
+        DataType::Float8E4M3FNUZ => Dtype::F8_E4M3FNUZ,
+        DataType::Float8E5M2FNUZ => Dtype::F8_E5M2FNUZ,
+        DataType::Int16 => Dtype::I16,
+        DataType::UInt16 => Dtype::U16,
+        DataType::Half => Dtype::F16,
+        DataType::BFloat16 => Dtype::BF16,
+        DataType::Int32 => Dtype::I32,
+        DataType::UInt32 => Dtype::U32,
+        DataType::Float => Dtype::F32,
+        DataType::Complex64 => Dtype::C64,
+        DataType::Double => Dtype::F64,
+        DataType::Int64 => Dtype::I64,
+        DataType::UInt64 => Dtype::U64,
+        _ => return None,
+    })
+}
+
+fn st_err(what: &str, e: SafeTensorError) -> Error {
+    match e {
+        SafeTensorError::IoError(io) => Error::io(what, &io),
+        other => bad(what, other),
+    }
+}
+
+/// Loads every tensor of a `.safetensors` file, in file (offset) order.
+///
+/// The file is read into memory once and the tensors are adopted from that
+/// buffer without further copies.
+///
+/// # Errors
+/// [`Error::Io`]; [`Error::InvalidFormat`] for a bad header (the
+/// `safetensors` crate's checks), a dtype without a TF equivalent (naming
+/// the tensor and dtype), or a `BOOL` byte other than 0 or 1.
+///
+/// ```
+/// # let p = std::env::temp_dir().join(format!("st-load-{}.safetensors", std::process::id()));
+/// let t = tftensor::Tensor::from_vec([3], vec![1i64, 2, 3])?;
+/// tftensor::safetensors::save(&p, [("ids", &t)])?;
+/// let (name, back) = &tftensor::safetensors::load(&p)?[0];
+/// assert_eq!((name.as_str(), back), ("ids", &t));
+/// # std::fs::remove_file(&p).ok();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
+    let path = path.as_ref();
+    let what = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::io(&what, &e))?;
+    load_named(Bytes::from(bytes), &what)
+}
+
+/// Loads every tensor of a `.safetensors` file held in memory, in file
+/// order. Each tensor whose data is element-aligned within `bytes` shares
+/// it (no copy); a misaligned one is copied once.
+///
+/// # Errors
+/// As [`load`].
+///
+/// ```
+/// use tftensor::Tensor;
+/// # let p = std::env::temp_dir().join(format!("st-bytes-{}.safetensors", std::process::id()));
+/// tftensor::safetensors::save(&p, [("x", &Tensor::from_vec([2], vec![1.0f64, 2.0])?)])?;
+/// let bytes = bytes::Bytes::from(std::fs::read(&p)?);
+/// let loaded = tftensor::safetensors::load_bytes(bytes.clone())?;
+/// let start = bytes.as_ptr() as usize;
+/// let at = loaded[0].1.data_ptr().unwrap() as usize;
+/// assert!(at > start && at < start + bytes.len()); // inside `bytes`: no copy
+/// # std::fs::remove_file(&p).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn load_bytes(bytes: Bytes) -> Result<Vec<(String, Tensor)>> {
+    load_named(bytes, "<safetensors bytes>")
+}
+
+/// Memory-maps a `.safetensors` file and loads it as [`load_bytes`] does:
+/// aligned tensors point into the map, which lives as long as any of them.
+///
+/// # Safety
+/// The file must not be modified or truncated while any returned tensor
+/// (or clone or slice of one) is alive: they read the mapped pages
+/// directly, and a change underneath them is undefined behaviour.
+///
+/// # Errors
+/// As [`load`].
+///
+/// ```
+/// # let p = std::env::temp_dir().join(format!("st-mmap-{}.safetensors", std::process::id()));
+/// tftensor::safetensors::save(&p, [("x", &tftensor::Tensor::from(3.5f32))])?;
+/// // SAFETY: nothing writes the file while the tensors live.
+/// let loaded = unsafe { tftensor::safetensors::load_mmap(&p)? };
+/// assert_eq!(loaded[0].1.as_slice::<f32>()?, &[3.5]);
+/// # drop(loaded);
+/// # std::fs::remove_file(&p).ok();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub unsafe fn load_mmap<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
+    let path = path.as_ref();
+    let what = path.display().to_string();
+    // SAFETY: the caller guarantees the file is not changed while mapped.
+    let bytes = unsafe { crate::mmap::map(path, &what)? };
+    load_named(bytes, &what)
+}
+
+fn load_named(bytes: Bytes, what: &str) -> Result<Vec<(String, Tensor)>> {
+    let (n, metadata) = SafeTensors::read_metadata(&bytes).map_err(|e| st_err(what, e))?;
+    // read_metadata checked that 8 + n + the data fills `bytes` exactly.
+    let data_start = N_LEN + n;
+    let names = metadata.offset_keys();
+    let mut out = crate::buffer::try_vec(names.len())?;
+    for name in names {
+        let info = metadata
+            .info(&name)
+            .ok_or_else(|| bad(what, format!("tensor {name:?} is missing from the header")))?;
+        let dtype = to_tf(info.dtype).ok_or_else(|| {
+            bad(
+                what,
+                format!(
+                    "tensor {name:?} has dtype {}, which has no TensorFlow equivalent",
+                    info.dtype
+                ),
+            )
+        })?;
+        let shape = TensorShape::from_usizes(&info.shape)
+            .map_err(|e| bad(what, format!("tensor {name:?}: {e}")))?;
+        let (s, e) = info.data_offsets;
+        let range = data_start
+            .checked_add(s)
+            .zip(data_start.checked_add(e))
+            .filter(|(s, e)| s <= e && *e <= bytes.len())
+            .ok_or_else(|| bad(what, format!("tensor {name:?}: offsets outside the file")))?;
+        let t = Tensor::from_buffer(dtype, shape, bytes.slice(range.0..range.1))
+            .map_err(|e| bad(what, format!("tensor {name:?}: {e}")))?;
+        out.push((name, t));
+    }
+    Ok(out)
+}
+
+/// A tensor as the `safetensors` crate's writer sees it.
+struct StView<'a> {
+    dtype: Dtype,
+    shape: Vec<usize>,
+    data: &'a [u8],
+}
+
+impl View for &StView<'_> {
+    fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> Cow<'_, [u8]> {
+        Cow::Borrowed(self.data)
+    }
+    fn data_len(&self) -> usize {
+        self.data.len()
+    }
+}
+
+/// Writes named tensors to a `.safetensors` file, through the `safetensors`
+/// crate (which orders them by alignment and name, pads the header to 8
+/// bytes, and writes a temporary file that it renames over `path`).
+///
+/// # Errors
+/// [`Error::UnsupportedDataType`] for a dtype safetensors cannot hold
+/// (naming the tensor); [`Error::InvalidArgument`] for a repeated name;
+/// [`Error::Io`].
+///
+/// ```
+/// use tftensor::Tensor;
+/// # let p = std::env::temp_dir().join(format!("st-save-{}.safetensors", std::process::id()));
+/// let s = Tensor::from("text");
+/// let err = tftensor::safetensors::save(&p, [("s", &s)]).unwrap_err();
+/// assert!(err.to_string().contains("\"s\""));
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn save<'a, P: AsRef<Path>>(
+    path: P,
+    tensors: impl IntoIterator<Item = (&'a str, &'a Tensor)>,
+) -> Result<()> {
+    let path = path.as_ref();
+    let what = path.display().to_string();
+    let mut seen = HashSet::new();
+    let mut views = Vec::new();
+    for (name, t) in tensors {
+        if !seen.insert(name) {
+            return Err(Error::InvalidArgument(format!(
+                "safetensors: {what}: the name {name:?} is given twice"
+            )));
+        }
+        let dtype = from_tf(t.dtype()).ok_or_else(|| {
+            Error::UnsupportedDataType(format!(
+                "safetensors: {what}: tensor {name:?} has dtype {}, which safetensors cannot hold",
+                t.dtype()
+            ))
+        })?;
+        let shape = t
+            .shape()
+            .dim_sizes()
+            .iter()
+            .map(|&d| usize::try_from(d))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|_| Error::InvalidShape(format!("tensor {name:?}: dims do not fit usize")))?;
+        views.push((
+            name,
+            StView {
+                dtype,
+                shape,
+                data: t.tensor_data()?,
+            },
+        ));
+    }
+    ::safetensors::tensor::serialize_to_file(views.iter().map(|(n, v)| (*n, v)), None, path)
+        .map_err(|e| st_err(&what, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dtype_maps_are_inverse_and_sizes_agree() {
+        for &dt in DataType::all() {
+            if let Some(st) = from_tf(dt) {
+                assert_eq!(to_tf(st), Some(dt));
+                assert_eq!(st.bitsize(), dt.size() * 8, "{dt}");
+            }
+        }
+        for st in [Dtype::F4, Dtype::F6_E2M3, Dtype::F6_E3M2, Dtype::F8_E8M0] {
+            assert_eq!(to_tf(st), None);
+        }
+    }
+}
