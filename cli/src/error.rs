@@ -4,11 +4,12 @@ use std::fmt::Display;
 use std::path::Path;
 
 /// An error about `path`: `"PATH: what"`. Messages from the library that
-/// already start with the path (its I/O errors do) are not prefixed twice.
+/// already name the path (`"PATH: ..."`, possibly after the format's name)
+/// are not prefixed twice.
 pub fn at(path: &Path, what: impl Display) -> anyhow::Error {
     let shown = path.display().to_string();
     let what = what.to_string();
-    if what.starts_with(&format!("{shown}: ")) {
+    if what.contains(&format!("{shown}: ")) {
         anyhow::anyhow!(what)
     } else {
         anyhow::anyhow!("{shown}: {what}")

@@ -59,8 +59,15 @@ fn tensorproto_directory_round_trip_is_byte_exact() {
 fn one_tensor_to_a_file_and_back() {
     let dir = tempfile::tempdir().expect("tempdir");
     let src = dir.path().join("src");
-    let t = Tensor::from_vec([3], vec![Bytes::from_static(b"\x00\xff"), Bytes::new(), Bytes::from_static(b"z")])
-        .expect("t");
+    let t = Tensor::from_vec(
+        [3],
+        vec![
+            Bytes::from_static(b"\x00\xff"),
+            Bytes::new(),
+            Bytes::from_static(b"z"),
+        ],
+    )
+    .expect("t");
     write_pb(&src, "m/strings", &t);
     write_pb(&src, "m/w", &f32s(&[2], &[1., 2.]));
     let out = dir.path().join("one.pb");
@@ -74,7 +81,12 @@ fn one_tensor_to_a_file_and_back() {
     assert_eq!(fs::read(&out).expect("out"), serialized(&t));
     // Back into a directory: the file's stem names the tensor.
     let back = dir.path().join("back/");
-    tftensor().arg("convert").arg(&out).arg(&back).assert().success();
+    tftensor()
+        .arg("convert")
+        .arg(&out)
+        .arg(&back)
+        .assert()
+        .success();
     assert_eq!(listing(&back), ["one.pb"]);
     assert_eq!(fs::read(back.join("one.pb")).expect("back"), serialized(&t));
 }
@@ -103,9 +115,18 @@ fn an_existing_output_file_is_replaced_whole() {
     let input = write_pb(dir.path(), "in", &f32s(&[1], &[3.]));
     let out = dir.path().join("out.pb");
     fs::write(&out, vec![7u8; 10_000]).expect("write");
-    tftensor().arg("convert").arg(&input).arg(&out).assert().success();
+    tftensor()
+        .arg("convert")
+        .arg(&input)
+        .arg(&out)
+        .assert()
+        .success();
     assert_eq!(fs::read(&out).expect("out"), fs::read(&input).expect("in"));
-    assert_eq!(listing(dir.path()), ["in.pb", "out.pb"], "no temporary left");
+    assert_eq!(
+        listing(dir.path()),
+        ["in.pb", "out.pb"],
+        "no temporary left"
+    );
 }
 
 /// Kills a convert that is blocked reading its second tensor (a FIFO) and
@@ -142,8 +163,14 @@ fn killed_mid_write(out_name: &str, extra: &[&str]) {
     // Wait until the output has been started under its temporary name.
     let start = Instant::now();
     while listing(&outdir).is_empty() {
-        assert!(start.elapsed() < Duration::from_secs(30), "no temporary output appeared");
-        assert!(child.try_wait().expect("try_wait").is_none(), "convert ended early");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no temporary output appeared"
+        );
+        assert!(
+            child.try_wait().expect("try_wait").is_none(),
+            "convert ended early"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(200));
@@ -184,7 +211,10 @@ fn nothing_selected_is_an_error_for_a_one_tensor_file() {
     let src = dir.path().join("src");
     fs::create_dir(&src).expect("mkdir");
     assert_error(
-        tftensor().arg("convert").arg(&src).arg(dir.path().join("o.pb")),
+        tftensor()
+            .arg("convert")
+            .arg(&src)
+            .arg(dir.path().join("o.pb")),
         &["holds one tensor", "0 are selected"],
     );
 }

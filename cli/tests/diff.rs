@@ -32,14 +32,21 @@ fn diff(a: &Path, b: &Path, extra: &[&str]) -> (i32, String) {
         .args(extra)
         .output()
         .expect("run");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (out.status.code().expect("status"), stdout_of(&out))
 }
 
 #[test]
 fn equal_files_exit_0() {
     let t = f32s(&[2, 2], &[1., -0., f32::NAN, f32::INFINITY]);
-    let (_d, a, b) = pair(&[("x", t.clone()), ("s", Tensor::from("hi"))], &[("x", t), ("s", Tensor::from("hi"))]);
+    let (_d, a, b) = pair(
+        &[("x", t.clone()), ("s", Tensor::from("hi"))],
+        &[("x", t), ("s", Tensor::from("hi"))],
+    );
     assert_eq!(diff(&a, &b, &[]), (0, "equal: 2 tensors\n".into()));
 }
 
@@ -60,7 +67,10 @@ fn a_value_difference_exits_1_and_names_the_largest() {
 
 #[test]
 fn tolerances() {
-    let (_d, a, b) = pair(&[("w", f32s(&[2], &[1.0, 100.0]))], &[("w", f32s(&[2], &[1.001, 100.1]))]);
+    let (_d, a, b) = pair(
+        &[("w", f32s(&[2], &[1.0, 100.0]))],
+        &[("w", f32s(&[2], &[1.001, 100.1]))],
+    );
     assert_eq!(diff(&a, &b, &[]).0, 1);
     // |a - b| <= atol + rtol * |b|
     assert_eq!(diff(&a, &b, &["--atol", "0.11"]).0, 0);
@@ -72,16 +82,26 @@ fn tolerances() {
 
 #[test]
 fn nan_matches_only_nan() {
-    let (_d, a, b) = pair(&[("w", f32s(&[2], &[f32::NAN, 1.]))], &[("w", f32s(&[2], &[1., 1.]))]);
+    let (_d, a, b) = pair(
+        &[("w", f32s(&[2], &[f32::NAN, 1.]))],
+        &[("w", f32s(&[2], &[1., 1.]))],
+    );
     let (code, out) = diff(&a, &b, &["--atol", "1e30"]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("w: 1 of 2 values differ; largest difference NaN at [0]: NaN vs 1\n"), "{out}");
+    assert!(
+        out.starts_with("w: 1 of 2 values differ; largest difference NaN at [0]: NaN vs 1\n"),
+        "{out}"
+    );
 }
 
 #[test]
 fn dtype_shape_and_names() {
     let (_d, a, b) = pair(
-        &[("d", f32s(&[1], &[1.])), ("s", f32s(&[2], &[1., 2.])), ("only_a", Tensor::from(1i32))],
+        &[
+            ("d", f32s(&[1], &[1.])),
+            ("s", f32s(&[2], &[1., 2.])),
+            ("only_a", Tensor::from(1i32)),
+        ],
         &[
             ("d", Tensor::from_vec([1], vec![1.0f64]).expect("t")),
             ("s", f32s(&[2, 1], &[1., 2.])),
@@ -109,20 +129,29 @@ fn integers_compare_exactly() {
     let (_d, a, b) = pair(&[("i", big(i64::MAX))], &[("i", big(i64::MAX - 1))]);
     let (code, out) = diff(&a, &b, &[]);
     assert_eq!(code, 1);
-    assert!(out.contains("9223372036854775807 vs 9223372036854775806"), "{out}");
+    assert!(
+        out.contains("9223372036854775807 vs 9223372036854775806"),
+        "{out}"
+    );
     assert_eq!(diff(&a, &b, &["--atol", "1"]).0, 0);
 }
 
 #[test]
 fn strings_and_complex() {
     let s = |v: &[&'static str]| {
-        Tensor::from_vec(&[v.len()][..], v.iter().map(|x| Bytes::from_static(x.as_bytes())).collect())
-            .expect("t")
+        Tensor::from_vec(
+            &[v.len()][..],
+            v.iter().map(|x| Bytes::from_static(x.as_bytes())).collect(),
+        )
+        .expect("t")
     };
     let c = |re: f32| {
         Tensor::from_vec([1], vec![tftensor::num_complex::Complex::new(re, 1.0f32)]).expect("t")
     };
-    let (_d, a, b) = pair(&[("s", s(&["a", "b", "c"])), ("c", c(1.0))], &[("s", s(&["a", "x", "y"])), ("c", c(1.5))]);
+    let (_d, a, b) = pair(
+        &[("s", s(&["a", "b", "c"])), ("c", c(1.0))],
+        &[("s", s(&["a", "x", "y"])), ("c", c(1.5))],
+    );
     let (code, out) = diff(&a, &b, &[]);
     assert_eq!(code, 1);
     assert_eq!(

@@ -96,7 +96,11 @@ fn unknown_output_format() {
     let out = dir.path().join("out.txt");
     assert_error(
         tftensor().arg("convert").arg(&input).arg(&out),
-        &[&out.display().to_string(), "cannot tell the output format", "--to"],
+        &[
+            &out.display().to_string(),
+            "cannot tell the output format",
+            "--to",
+        ],
     );
 }
 
@@ -109,7 +113,12 @@ fn several_tensors_into_a_one_tensor_file() {
     let out = dir.path().join("out.pb");
     assert_error(
         tftensor().arg("convert").arg(&src).arg(&out),
-        &[&out.display().to_string(), "holds one tensor", "2 are selected", "--only"],
+        &[
+            &out.display().to_string(),
+            "holds one tensor",
+            "2 are selected",
+            "--only",
+        ],
     );
     assert!(!out.exists());
 }
@@ -185,7 +194,11 @@ fn a_tensor_name_that_cannot_be_a_file() {
             .arg(format!("{}/", out.display())),
         &["tensor '.'", "cannot be a file name"],
     );
-    assert_eq!(listing(dir.path()), ["..pb"], "no output, no temporary left");
+    assert_eq!(
+        listing(dir.path()),
+        ["..pb"],
+        "no output, no temporary left"
+    );
 }
 
 #[test]
@@ -195,7 +208,11 @@ fn a_failed_convert_leaves_nothing_behind() {
     let dir = tempfile::tempdir().expect("tempdir");
     let src = dir.path().join("src");
     write_pb(&src, "a", &f32s(&[2], &[1., 2.]));
-    fs::write(src.join("b.pb"), b"\x08\x01\x12\x04\x12\x02\x08\x02\x22\x03abc").expect("write");
+    fs::write(
+        src.join("b.pb"),
+        b"\x08\x01\x12\x04\x12\x02\x08\x02\x22\x03abc",
+    )
+    .expect("write");
     let outdir = dir.path().join("outdir");
     fs::create_dir(&outdir).expect("mkdir");
     assert_error(
@@ -221,11 +238,7 @@ fn diff_errors_are_status_2_not_1() {
         &["no/such/a: no such file"],
     );
     assert_error(
-        tftensor()
-            .arg("diff")
-            .arg(&a)
-            .arg(&a)
-            .args(["--rtol=-1"]),
+        tftensor().arg("diff").arg(&a).arg(&a).args(["--rtol=-1"]),
         &["--rtol must be a number >= 0"],
     );
     assert_error(
@@ -278,7 +291,11 @@ fn a_closed_stdout_is_not_an_error() {
     // The pipe's reader is gone now.
     let out = child.wait_with_output().expect("wait");
     assert_eq!(out.status.code(), Some(0));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -10,25 +10,44 @@ use tftensor::{DataType, Tensor};
 fn fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    write_pb(d, "model/dense/kernel", &f32s(&[2, 3], &[1., -2.5, 3., f32::NAN, f32::INFINITY, 0.5]));
+    write_pb(
+        d,
+        "model/dense/kernel",
+        &f32s(&[2, 3], &[1., -2.5, 3., f32::NAN, f32::INFINITY, 0.5]),
+    );
     write_pb(d, "model/dense/bias", &f32s(&[3], &[0., 0., 0.]));
     write_pb(d, "step", &Tensor::from(42i64));
     write_pb(
         d,
         "vocab",
-        &Tensor::from_vec(&[2usize][..], vec![Bytes::from_static(b"hello"), Bytes::from_static(b"\xff")])
-            .expect("t"),
+        &Tensor::from_vec(
+            &[2usize][..],
+            vec![Bytes::from_static(b"hello"), Bytes::from_static(b"\xff")],
+        )
+        .expect("t"),
     );
-    write_pb(d, "flags", &Tensor::from_vec([2], vec![true, false]).expect("t"));
+    write_pb(
+        d,
+        "flags",
+        &Tensor::from_vec([2], vec![true, false]).expect("t"),
+    );
     write_pb(d, "empty", &Tensor::new(DataType::Half, [0, 4]).expect("t"));
-    write_pb(d, "big", &Tensor::from_vec([300], vec![7u32; 300]).expect("t"));
+    write_pb(
+        d,
+        "big",
+        &Tensor::from_vec([300], vec![7u32; 300]).expect("t"),
+    );
     dir
 }
 
 #[test]
 fn table() {
     let dir = fixture();
-    let out = tftensor().arg("inspect").arg(dir.path()).output().expect("run");
+    let out = tftensor()
+        .arg("inspect")
+        .arg(dir.path())
+        .output()
+        .expect("run");
     assert!(out.status.success());
     assert_eq!(
         stdout_of(&out),
@@ -92,9 +111,15 @@ fn json() {
         json!({"name": "model/dense/kernel", "dtype": "float", "shape": [2, 3], "bytes": 24,
                "min": -2.5, "max": 3.0, "mean": 0.5, "nan": 1, "inf": 1})
     );
-    assert_eq!(t[1], json!({"name": "empty", "dtype": "half", "shape": [0, 4], "bytes": 0,
-                            "min": null, "max": null, "mean": null, "nan": 0, "inf": 0}));
-    assert_eq!(t[6], json!({"name": "vocab", "dtype": "string", "shape": [2], "bytes": 6}));
+    assert_eq!(
+        t[1],
+        json!({"name": "empty", "dtype": "half", "shape": [0, 4], "bytes": 0,
+                            "min": null, "max": null, "mean": null, "nan": 0, "inf": 0})
+    );
+    assert_eq!(
+        t[6],
+        json!({"name": "vocab", "dtype": "string", "shape": [2], "bytes": 6})
+    );
     assert_eq!(t[5]["min"], 42);
     // Without --stats: no statistics keys.
     let plain = tftensor()
@@ -104,7 +129,10 @@ fn json() {
         .output()
         .expect("run");
     let v: Value = serde_json::from_slice(&plain.stdout).expect("json");
-    assert_eq!(v["tensors"][0], json!({"name": "big", "dtype": "uint32", "shape": [300], "bytes": 1200}));
+    assert_eq!(
+        v["tensors"][0],
+        json!({"name": "big", "dtype": "uint32", "shape": [300], "bytes": 1200})
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 
-use common::{assert_error, tftensor, vectors, write_pb, f32s};
+use common::{assert_error, f32s, tftensor, vectors, write_pb};
 use tftensor::bytes::Bytes;
 use tftensor::Tensor;
 
@@ -39,7 +39,14 @@ fn show_equals_tf_summarize_value_for_every_vector() {
             if k > 0 {
                 want.push(b'\n');
             }
-            want.extend(format!("{name}: {} {}\n", t.dtype().name(), t.shape().debug_string()).bytes());
+            want.extend(
+                format!(
+                    "{name}: {} {}\n",
+                    t.dtype().name(),
+                    t.shape().debug_string()
+                )
+                .bytes(),
+            );
             want.extend(text);
             want.push(b'\n');
         }
@@ -51,7 +58,11 @@ fn show_equals_tf_summarize_value_for_every_vector() {
             cmd.arg("--v1");
         }
         let out = cmd.output().expect("run");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         if out.stdout != want {
             // Find the first differing tensor for a readable failure.
             let got = String::from_utf8_lossy(&out.stdout);
@@ -75,7 +86,11 @@ fn show_equals_tf_summarize_value_for_every_vector() {
 #[test]
 fn show_defaults_to_v2_with_three_entries_and_picks_names_in_order() {
     let dir = tempfile::tempdir().expect("tempdir");
-    write_pb(dir.path(), "a", &f32s(&[8], &[1., 2., 3., 4., 5., 6., 7., 8.]));
+    write_pb(
+        dir.path(),
+        "a",
+        &f32s(&[8], &[1., 2., 3., 4., 5., 6., 7., 8.]),
+    );
     write_pb(dir.path(), "b", &Tensor::from(2.5f64));
     let out = tftensor()
         .arg("show")
@@ -93,8 +108,11 @@ fn show_defaults_to_v2_with_three_entries_and_picks_names_in_order() {
 #[test]
 fn show_writes_string_bytes_unchanged() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let s = Tensor::from_vec([2], vec![Bytes::from_static(b"\xff\xfe"), Bytes::from_static(b"a\"")])
-        .expect("tensor");
+    let s = Tensor::from_vec(
+        [2],
+        vec![Bytes::from_static(b"\xff\xfe"), Bytes::from_static(b"a\"")],
+    )
+    .expect("tensor");
     let file = write_pb(dir.path(), "s", &s);
     let out = tftensor().arg("show").arg(&file).output().expect("run");
     assert!(out.status.success());

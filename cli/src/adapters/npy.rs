@@ -1,55 +1,76 @@
-//! NumPy `.npy` files and `.npz` archives.
-//!
-//! Waiting for `tftensor::npy`: until it is merged, opening or writing
-//! this format is an error that says so.
+//! NumPy `.npy` files (one tensor, named by the file's stem) and `.npz`
+//! archives (members named as `np.load` names them), on `tftensor::npy`.
 
-use std::path::Path;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use tftensor::bytes::Bytes;
+use tftensor::npy::{read_npy, read_npy_bytes, to_npy_bytes, write_npy_to, NpzReader, NpzWriter};
 use tftensor::{DataType, Tensor};
 
+use crate::error::{at, at_tensor};
 use crate::sink::Sink;
 use crate::source::{Entry, Source};
+use crate::staged::StagedFile;
 
-fn missing<T>(path: &Path) -> Result<T> {
-    bail!(
-        "{}: NumPy files are not supported by this build",
-        path.display()
-    )
-}
-
-/// Whether `.npy`/`.npz` can hold `dtype` so that it reads back as the same
-/// dtype.
+/// Whether NumPy files hold `dtype` so that it reads back as the same
+/// dtype: what the library writes for an empty tensor of it, read back.
+/// (bfloat16, the float8s and int4 are written as opaque `V` arrays and the
+/// quantized types as plain integers, so they do not come back.)
 pub fn can_hold(dtype: DataType) -> bool {
-    [
-        DataType::Bool,
-        DataType::Int8,
-        DataType::Int16,
-        DataType::Int32,
-        DataType::Int64,
-        DataType::UInt8,
-        DataType::UInt16,
-        DataType::UInt32,
-        DataType::UInt64,
-        DataType::Half,
-        DataType::Float,
-        DataType::Double,
-        DataType::Complex64,
-        DataType::Complex128,
-        DataType::String,
-    ]
-    .contains(&dtype)
+    let round_trip = || -> tftensor::Result<bool> {
+        let bytes = to_npy_bytes(&Tensor::new(dtype, [0])?)?;
+        Ok(read_npy_bytes(Bytes::from(bytes))?.dtype() == dtype)
+    };
+    round_trip().unwrap_or(false)
 }
 
-/// Npy source.
+/// NumPy drops trailing NUL bytes of `S` strings: refuse what would lose
+/// them rather than write a different value.
+fn check_strings(dest: &Path, name: &str, tensor: &Tensor) -> Result<()> {
+    if tensor.dtype() == DataType::String {
+        let strings = tensor
+            .as_slice::<Bytes>()
+            .map_err(|e| at_tensor(dest, name, e))?;
+        if strings.iter().any(|s| s.last() == Some(&0)) {
+            return Err(at_tensor(
+                dest,
+                name,
+                "a string ends in a NUL byte, which NumPy's `S` dtype drops",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One tensor to the shape of an [`Entry`].
+fn entry(name: &str, t: &Tensor) -> Entry {
+    Entry {
+        name: name.to_string(),
+        dtype: t.dtype(),
+        shape: t.shape().clone(),
+    }
+}
+
+/// A `.npy` file.
 pub struct Npy {
     entries: Vec<Entry>,
+    tensor: Tensor,
 }
 
 impl Npy {
-    /// Opens `path`.
+    /// Reads the file.
     pub fn open(path: &Path) -> Result<Npy> {
-        missing(path)
+        let tensor = read_npy(path).map_err(|e| at(path, e))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Npy {
+            entries: vec![entry(&name, &tensor)],
+            tensor,
+        })
     }
 }
 
@@ -59,39 +80,37 @@ impl Source for Npy {
     }
 
     fn read(&mut self, _index: usize) -> Result<Tensor> {
-        bail!("unsupported")
+        Ok(self.tensor.clone())
     }
 }
 
-/// NpySink sink.
-pub struct NpySink;
-
-impl NpySink {
-    /// Starts `path`.
-    pub fn create(path: &Path) -> Result<NpySink> {
-        missing(path)
-    }
-}
-
-impl Sink for NpySink {
-    fn add(&mut self, _name: &str, _tensor: &Tensor) -> Result<()> {
-        bail!("unsupported")
-    }
-
-    fn finish(self: Box<Self>) -> Result<()> {
-        bail!("unsupported")
-    }
-}
-
-/// Npz source.
+/// A `.npz` archive. Its members' dtypes and shapes are in their own
+/// headers, so opening reads every member once and keeps it until read.
 pub struct Npz {
+    path: PathBuf,
+    reader: NpzReader,
     entries: Vec<Entry>,
+    tensors: Vec<Option<Tensor>>,
 }
 
 impl Npz {
-    /// Opens `path`.
+    /// Opens the archive and reads its members.
     pub fn open(path: &Path) -> Result<Npz> {
-        missing(path)
+        let mut reader = NpzReader::open(path).map_err(|e| at(path, e))?;
+        let names: Vec<String> = reader.names().map(str::to_string).collect();
+        let mut entries = Vec::with_capacity(names.len());
+        let mut tensors = Vec::with_capacity(names.len());
+        for name in &names {
+            let t = reader.get(name).map_err(|e| at_tensor(path, name, e))?;
+            entries.push(entry(name, &t));
+            tensors.push(Some(t));
+        }
+        Ok(Npz {
+            path: path.to_path_buf(),
+            reader,
+            entries,
+            tensors,
+        })
     }
 }
 
@@ -100,27 +119,118 @@ impl Source for Npz {
         &self.entries
     }
 
-    fn read(&mut self, _index: usize) -> Result<Tensor> {
-        bail!("unsupported")
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        let Some(e) = self.entries.get(index) else {
+            bail!("no tensor number {index}");
+        };
+        match self.tensors.get_mut(index).and_then(Option::take) {
+            Some(t) => Ok(t),
+            None => self
+                .reader
+                .get(&e.name)
+                .map_err(|err| at_tensor(&self.path, &e.name, err)),
+        }
     }
 }
 
-/// NpzSink sink.
-pub struct NpzSink;
+/// Writes the one tensor of a `.npy` file.
+pub struct NpySink {
+    staged: StagedFile,
+    written: bool,
+}
+
+impl NpySink {
+    /// Starts the output file.
+    pub fn create(path: &Path) -> Result<NpySink> {
+        Ok(NpySink {
+            staged: StagedFile::new(path)?,
+            written: false,
+        })
+    }
+}
+
+impl Sink for NpySink {
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let dest = self.staged.dest().to_path_buf();
+        if self.written {
+            bail!(
+                "{}: a .npy file holds one tensor, and '{name}' is a second one",
+                dest.display()
+            );
+        }
+        check_strings(&dest, name, tensor)?;
+        write_npy_to(BufWriter::new(self.staged.file()), tensor)
+            .map_err(|e| at_tensor(&dest, name, e))?;
+        self.written = true;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        if !self.written {
+            bail!("{}: no tensor to write", self.staged.dest().display());
+        }
+        self.staged.commit()
+    }
+}
+
+/// Writes a `.npz` archive (stored members, as `np.savez`).
+pub struct NpzSink {
+    writer: NpzWriter<BufWriter<std::fs::File>>,
+    staged: StagedFile,
+}
 
 impl NpzSink {
-    /// Starts `path`.
+    /// Starts the output archive.
     pub fn create(path: &Path) -> Result<NpzSink> {
-        missing(path)
+        let mut staged = StagedFile::new(path)?;
+        let file = staged.file().try_clone().map_err(|e| at(path, e))?;
+        Ok(NpzSink {
+            writer: NpzWriter::new(BufWriter::with_capacity(1 << 20, file), false),
+            staged,
+        })
     }
 }
 
 impl Sink for NpzSink {
-    fn add(&mut self, _name: &str, _tensor: &Tensor) -> Result<()> {
-        bail!("unsupported")
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let dest = self.staged.dest();
+        check_strings(dest, name, tensor)?;
+        self.writer
+            .add(name, tensor)
+            .map_err(|e| at_tensor(dest, name, e))
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
-        bail!("unsupported")
+        let dest = self.staged.dest().to_path_buf();
+        let buffered = self.writer.finish_into().map_err(|e| at(&dest, e))?;
+        buffered.into_inner().map_err(|e| at(&dest, e.error()))?;
+        self.staged.commit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dtypes_numpy_gives_back() {
+        for dt in [
+            DataType::Float,
+            DataType::Complex128,
+            DataType::String,
+            DataType::Bool,
+            DataType::UInt64,
+        ] {
+            assert!(can_hold(dt), "{dt}");
+        }
+        for dt in [
+            DataType::BFloat16,
+            DataType::QInt8,
+            DataType::Int4,
+            DataType::Variant,
+            DataType::Resource,
+        ] {
+            assert!(!can_hold(dt), "{dt}");
+        }
     }
 }

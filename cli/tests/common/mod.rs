@@ -23,7 +23,10 @@ pub fn bin() -> &'static Path {
 
 /// The crate's TF 2.21 conformance vectors.
 pub fn vectors() -> Vec<Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/tf-2.21-vectors.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/tf-2.21-vectors.jsonl"
+    );
     fs::read_to_string(path)
         .expect("vectors")
         .lines()
@@ -65,7 +68,11 @@ pub fn assert_error(cmd: &mut Command, parts: &[&str]) -> String {
     let out = cmd.output().expect("run");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "status; stderr: {err}");
-    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(err.lines().count(), 1, "one line: {err:?}");
     assert!(err.starts_with("tftensor: "), "{err:?}");
     for p in parts {
