@@ -18,3 +18,17 @@ while IFS= read -r hex; do
   fi
 done < <(grep -o '"proto": "[0-9a-f]*"' ../tests/data/tf-2.21-vectors.jsonl | sed 's/.*: "\(.*\)"/\1/' | sort -u)
 echo "wrote $n new seeds to fuzz/$out ($(ls "$out" | wc -l) files)"
+
+# corpus/checkpoint/: each single-shard bundle of tests/data/checkpoints as
+# `u32 LE index length | index | data`.
+out=corpus/checkpoint
+mkdir -p "$out"
+for index in $(find ../tests/data/checkpoints -name '*.index'); do
+  prefix=${index%.index}
+  data=$prefix.data-00000-of-00001
+  [ -e "$data" ] || continue
+  f="$out/$(basename "$(dirname "$prefix")")-$(basename "$prefix")"
+  python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<I", int(sys.argv[1])))' "$(stat -c %s "$index")" >"$f"
+  cat "$index" "$data" >>"$f"
+done
+echo "checkpoint seeds: $(ls "$out" | wc -l) files in fuzz/$out"

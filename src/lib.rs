@@ -41,6 +41,8 @@
 
 mod access;
 mod buffer;
+#[cfg(feature = "checkpoint")]
+pub mod checkpoint;
 mod coding;
 pub mod crc32c;
 mod dtype;

@@ -10,7 +10,7 @@
 
 mod compress;
 mod field;
-mod handle;
+pub(crate) mod handle;
 
 use bytes::Bytes;
 use prost::encoding::{encoded_len_varint, key_len};
@@ -138,7 +138,7 @@ pub(crate) struct DecodeCtx {
 }
 
 impl DecodeCtx {
-    fn new(opts: &FromProtoOptions) -> Self {
+    pub(crate) fn new(opts: &FromProtoOptions) -> Self {
         DecodeCtx {
             limit: opts.max_bytes,
             used: 0,
