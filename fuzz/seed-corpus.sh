@@ -32,3 +32,19 @@ for index in $(find ../tests/data/checkpoints -name '*.index'); do
   cat "$index" "$data" >>"$f"
 done
 echo "checkpoint seeds: $(ls "$out" | wc -l) files in fuzz/$out"
+
+# The tfrecord target: each TF-written fixture under tests/data/tfrecord/
+# (but the 300 KiB uncompressed one), behind its compression byte
+# (0 none, 1 ZLIB, 2 GZIP).
+tout=corpus/tfrecord
+mkdir -p "$tout"
+for f in ../tests/data/tfrecord/*.tfrecord; do
+  case "$f" in
+    *raw.tfrecord) continue ;;
+    *.zlib.tfrecord) mode='\x01' ;;
+    *.gzip.tfrecord) mode='\x02' ;;
+    *) mode='\x00' ;;
+  esac
+  { printf "$mode"; cat "$f"; } >"$tout/$(basename "$f")"
+done
+echo "wrote $(ls "$tout" | wc -l) tfrecord seeds to fuzz/$tout"

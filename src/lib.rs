@@ -63,6 +63,8 @@ mod shape;
 mod sharing;
 mod summary;
 mod tensor;
+#[cfg(feature = "tfrecord")]
+pub mod tfrecord;
 mod typed;
 mod views;
 
