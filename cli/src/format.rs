@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+pub use tftensor::tfrecord::Compression;
 use tftensor::DataType;
 
 use crate::error::at;
@@ -31,17 +32,6 @@ pub enum Format {
     Npz,
     /// A `.safetensors` file.
     Safetensors,
-}
-
-/// How a TFRecord stream is compressed (TF's `TFRecordOptions`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compression {
-    /// Plain records.
-    None,
-    /// The whole stream is zlib-compressed.
-    Zlib,
-    /// The whole stream is gzip-compressed.
-    Gzip,
 }
 
 /// A path with its format: what a command opens or creates.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use prost::Message;
 use tftensor::bytes::Bytes;
+use tftensor::tfrecord::serialize_tensor as serialize;
 use tftensor::{DataType, Tensor, TensorShape};
 
 use crate::error::{at, at_tensor};
@@ -18,17 +19,6 @@ use crate::staged::{StagedDir, StagedFile};
 
 /// The ending of a tensor's file in a TensorProto directory.
 const EXT: &str = ".pb";
-
-/// The bytes `tf.io.serialize_tensor` gives for `t`: strings in the typed
-/// field (`AsProtoField`), everything else in `tensor_content`.
-pub fn serialize(t: &Tensor) -> tftensor::Result<Vec<u8>> {
-    let proto = if t.dtype() == DataType::String {
-        t.as_proto_field()?
-    } else {
-        t.as_proto_tensor_content()?
-    };
-    Ok(proto.encode_to_vec())
-}
 
 /// The two leading fields of a TensorProto, to list a file without
 /// building its tensor.
@@ -277,19 +267,5 @@ mod tests {
         for bad in ["", "/a", "a/", "a//b", "../a", "a/./b"] {
             assert_eq!(file_of(bad), None, "{bad:?}");
         }
-    }
-
-    #[test]
-    fn serialize_matches_the_codec() {
-        let t = Tensor::from_vec([2], vec![1.0f32, 2.0]).unwrap();
-        assert_eq!(
-            serialize(&t).unwrap(),
-            t.as_proto_tensor_content().unwrap().encode_to_vec()
-        );
-        let s = Tensor::from("hi");
-        assert_eq!(
-            serialize(&s).unwrap(),
-            s.as_proto_field().unwrap().encode_to_vec()
-        );
     }
 }
