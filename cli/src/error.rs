@@ -16,9 +16,15 @@ pub fn at(path: &Path, what: impl Display) -> anyhow::Error {
     }
 }
 
-/// An error about tensor `name` in `path`: `"PATH: tensor 'name': what"`.
+/// An error about tensor `name` in `path`: `"PATH: tensor 'name': what"`,
+/// or the library's message as it is when it names both already.
 pub fn at_tensor(path: &Path, name: &str, what: impl Display) -> anyhow::Error {
-    at(path, format!("tensor '{name}': {what}"))
+    let what = what.to_string();
+    if what.contains(&format!("{}: ", path.display())) && what.contains(name) {
+        anyhow::anyhow!(what)
+    } else {
+        at(path, format!("tensor '{name}': {what}"))
+    }
 }
 
 /// The whole chain of `err` on one line, for stderr.

@@ -51,10 +51,19 @@ pub struct Opened {
     pub source: Box<dyn Source>,
 }
 
+/// How to read inputs: options every reading subcommand takes.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The dtype of NumPy arrays stored as opaque bytes (`V1`/`V2`, how
+    /// NumPy saves ml_dtypes' bfloat16, float8 and int4), e.g. bfloat16.
+    #[arg(long, value_name = "DTYPE")]
+    pub npy_dtype: Option<DataType>,
+}
+
 /// Opens `path` as `format`, or as the format detected from it.
-pub fn open(path: &Path, format: Option<Format>) -> Result<Opened> {
+pub fn open(path: &Path, format: Option<Format>, options: &ReadOptions) -> Result<Opened> {
     let located = locate_input(path, format)?;
-    let source = adapters::open(&located)?;
+    let source = adapters::open(&located, options)?;
     Ok(Opened { located, source })
 }
 

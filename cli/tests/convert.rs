@@ -130,8 +130,9 @@ fn an_existing_output_file_is_replaced_whole() {
 }
 
 /// Kills a convert that is blocked reading its second tensor (a FIFO) and
-/// so has started its output, and checks nothing is under the final name.
-fn killed_mid_write(out_name: &str, extra: &[&str]) {
+/// so has started its output, and checks nothing is under the final name
+/// (`finals`: the names the output would have; `out_name` alone if empty).
+fn killed_mid_write(out_name: &str, extra: &[&str], finals: &[&str]) {
     let dir = tempfile::tempdir().expect("tempdir");
     let src = dir.path().join("src");
     write_pb(&src, "a", &f32s(&[4], &[1., 2., 3., 4.]));
@@ -177,16 +178,43 @@ fn killed_mid_write(out_name: &str, extra: &[&str]) {
     child.kill().expect("kill");
     child.wait().expect("wait");
     let left = listing(&outdir);
-    assert!(!out.exists(), "{out_name}: {left:?}");
-    assert!(
-        left.iter().all(|n| n.starts_with(&format!(".{out_name}."))),
-        "only hidden temporaries: {left:?}"
-    );
+    assert!(!left.is_empty());
+    if finals.is_empty() {
+        assert!(!out.exists(), "{out_name}: {left:?}");
+        assert!(
+            left.iter().all(|n| n.starts_with(&format!(".{out_name}."))),
+            "only hidden temporaries: {left:?}"
+        );
+    }
+    for name in finals {
+        assert!(!outdir.join(name).exists(), "{name}: {left:?}");
+    }
 }
 
 #[test]
 fn a_killed_convert_leaves_no_output_tensorproto_dir() {
-    killed_mid_write("out", &["--to", "tensorproto-dir"]);
+    killed_mid_write("out", &["--to", "tensorproto-dir"], &[]);
+}
+
+#[test]
+fn a_killed_convert_leaves_no_output_npz() {
+    killed_mid_write("out.npz", &[], &[]);
+}
+
+#[test]
+fn a_killed_convert_leaves_no_output_safetensors() {
+    killed_mid_write("out.safetensors", &[], &[]);
+}
+
+#[test]
+fn a_killed_convert_leaves_no_output_tfrecord() {
+    killed_mid_write("out.tfrecord.gz", &[], &[]);
+}
+
+#[test]
+fn a_killed_convert_leaves_no_output_checkpoint() {
+    // BundleWriter's own temporary naming; the bundle is its two files.
+    killed_mid_write("ckpt", &[], &["ckpt.index", "ckpt.data-00000-of-00001"]);
 }
 
 #[test]

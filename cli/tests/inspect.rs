@@ -59,8 +59,8 @@ flags               bool    [2]        2
 model/dense/bias    float   [3]       12
 model/dense/kernel  float   [2,3]     24
 step                int64   []         8
-vocab               string  [2]        6
-7 tensors, 1252 bytes (1.2 KiB)
+vocab               string  [2]        -
+7 tensors, 1246 bytes (1.2 KiB) (and 1 of unknown size)
 "
     );
 }

@@ -11,18 +11,18 @@ use anyhow::Result;
 
 use crate::format::{Format, Located};
 use crate::sink::Sink;
-use crate::source::Source;
+use crate::source::{ReadOptions, Source};
 
 /// Opens the input `at`.
-pub fn open(at: &Located) -> Result<Box<dyn Source>> {
+pub fn open(at: &Located, options: &ReadOptions) -> Result<Box<dyn Source>> {
     let path = at.path.as_path();
     Ok(match at.format {
         Format::Checkpoint => Box::new(checkpoint::Checkpoint::open(path)?),
         Format::Tensorproto => Box::new(tensorproto::ProtoFile::open(path)?),
         Format::TensorprotoDir => Box::new(tensorproto::ProtoDir::open(path)?),
         Format::Tfrecord => Box::new(tfrecord::Records::open(path, at.compression)?),
-        Format::Npy => Box::new(npy::Npy::open(path)?),
-        Format::Npz => Box::new(npy::Npz::open(path)?),
+        Format::Npy => Box::new(npy::Npy::open(path, options.npy_dtype)?),
+        Format::Npz => Box::new(npy::Npz::open(path, options.npy_dtype)?),
         Format::Safetensors => Box::new(safetensors::Safetensors::open(path)?),
     })
 }

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use tftensor::bytes::Bytes;
-use tftensor::npy::{read_npy, read_npy_bytes, to_npy_bytes, write_npy_to, NpzReader, NpzWriter};
+use tftensor::npy::{
+    read_npy, read_npy_as, read_npy_bytes, to_npy_bytes, write_npy_to, NpzReader, NpzWriter,
+};
 use tftensor::{DataType, Tensor};
 
 use crate::error::{at, at_tensor};
@@ -60,9 +62,14 @@ pub struct Npy {
 }
 
 impl Npy {
-    /// Reads the file.
-    pub fn open(path: &Path) -> Result<Npy> {
-        let tensor = read_npy(path).map_err(|e| at(path, e))?;
+    /// Reads the file; an opaque (`V`) array as `as_dtype` when given.
+    pub fn open(path: &Path, as_dtype: Option<DataType>) -> Result<Npy> {
+        let tensor = read_npy(path)
+            .or_else(|e| match as_dtype {
+                Some(dt) => read_npy_as(path, dt),
+                None => Err(e),
+            })
+            .map_err(|e| at(path, e))?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -89,25 +96,34 @@ impl Source for Npy {
 pub struct Npz {
     path: PathBuf,
     reader: NpzReader,
+    as_dtype: Option<DataType>,
     entries: Vec<Entry>,
     tensors: Vec<Option<Tensor>>,
 }
 
 impl Npz {
-    /// Opens the archive and reads its members.
-    pub fn open(path: &Path) -> Result<Npz> {
+    /// Opens the archive and reads its members; opaque (`V`) arrays as
+    /// `as_dtype` when given.
+    pub fn open(path: &Path, as_dtype: Option<DataType>) -> Result<Npz> {
         let mut reader = NpzReader::open(path).map_err(|e| at(path, e))?;
         let names: Vec<String> = reader.names().map(str::to_string).collect();
         let mut entries = Vec::with_capacity(names.len());
         let mut tensors = Vec::with_capacity(names.len());
         for name in &names {
-            let t = reader.get(name).map_err(|e| at_tensor(path, name, e))?;
+            let t = reader
+                .get(name)
+                .or_else(|e| match as_dtype {
+                    Some(dt) => reader.get_as(name, dt),
+                    None => Err(e),
+                })
+                .map_err(|e| at_tensor(path, name, e))?;
             entries.push(entry(name, &t));
             tensors.push(Some(t));
         }
         Ok(Npz {
             path: path.to_path_buf(),
             reader,
+            as_dtype,
             entries,
             tensors,
         })
@@ -125,10 +141,12 @@ impl Source for Npz {
         };
         match self.tensors.get_mut(index).and_then(Option::take) {
             Some(t) => Ok(t),
-            None => self
-                .reader
-                .get(&e.name)
-                .map_err(|err| at_tensor(&self.path, &e.name, err)),
+            // Read again (a second read of the same member).
+            None => match self.as_dtype {
+                Some(dt) if dt == e.dtype => self.reader.get_as(&e.name, dt),
+                _ => self.reader.get(&e.name),
+            }
+            .map_err(|err| at_tensor(&self.path, &e.name, err)),
         }
     }
 }

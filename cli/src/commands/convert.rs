@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use crate::adapters;
 use crate::format::{locate_output, Format};
 use crate::progress::Progress;
-use crate::source::{open, select};
+use crate::source::{open, select, ReadOptions};
 
 /// Convert between checkpoint, npz, safetensors, TFRecord, npy and
 /// TensorProto files.
@@ -41,12 +41,14 @@ pub struct ConvertArgs {
     /// The input's format, instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
 }
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs) -> Result<()> {
     let out = locate_output(&args.output, args.to)?;
-    let mut input = open(&args.input, args.format)?;
+    let mut input = open(&args.input, args.format, &args.read)?;
     let entries = input.source.entries().to_vec();
     let mut picked = Vec::new();
     for i in select(&args.input, &entries, &args.only)? {

@@ -13,7 +13,7 @@ use crate::error::at_tensor;
 use crate::format::Format;
 use crate::numeric::{with_real_slice, AsNum, Num, Shown};
 use crate::progress::Progress;
-use crate::source::{open, Entry};
+use crate::source::{open, Entry, ReadOptions};
 
 /// Compare the tensors of two files by name.
 ///
@@ -43,6 +43,8 @@ pub struct DiffArgs {
     /// The format of B, instead of detecting it.
     #[arg(long, value_enum)]
     pub format_b: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
 }
 
 #[derive(Clone, Copy)]
@@ -62,8 +64,8 @@ pub fn run(args: &DiffArgs) -> Result<bool> {
         rtol: args.rtol,
         atol: args.atol,
     };
-    let mut a = open(&args.a, args.format_a)?;
-    let mut b = open(&args.b, args.format_b)?;
+    let mut a = open(&args.a, args.format_a, &args.read)?;
+    let mut b = open(&args.b, args.format_b, &args.read)?;
     let ea = a.source.entries().to_vec();
     let eb = b.source.entries().to_vec();
     let find = |entries: &[Entry], name: &str| entries.iter().position(|e| e.name == name);

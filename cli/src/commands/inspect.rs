@@ -13,7 +13,7 @@ use crate::error::at_tensor;
 use crate::format::Format;
 use crate::numeric::{has_stats, stats, Num, Shown, Stats};
 use crate::progress::Progress;
-use crate::source::open;
+use crate::source::{open, ReadOptions};
 
 /// List every tensor: name, dtype (TF's name), shape and bytes.
 #[derive(clap::Args, Debug)]
@@ -25,7 +25,7 @@ pub struct InspectArgs {
     /// The file, directory or checkpoint prefix to read.
     pub path: PathBuf,
     /// Also read the values: min, max and mean of the finite values, and
-    /// the NaN and Inf counts, for numeric tensors.
+    /// the NaN and Inf counts, for numeric tensors; string tensors' sizes.
     #[arg(long)]
     pub stats: bool,
     /// Print JSON (one object) instead of a table.
@@ -34,6 +34,8 @@ pub struct InspectArgs {
     /// The input's format, instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
 }
 
 /// One row of the listing (and one object of `--json`'s `tensors`).
@@ -42,8 +44,8 @@ struct Row {
     name: String,
     dtype: String,
     shape: Vec<i64>,
-    /// Bytes of the elements (string: the strings' lengths); `null` for
-    /// resource and variant tensors.
+    /// Bytes of the elements (strings: the sum of their lengths, with
+    /// --stats); `null` when unknown.
     bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     min: Option<Value>,
@@ -72,14 +74,16 @@ struct Listing<'a> {
 
 /// Runs `inspect`.
 pub fn run(args: &InspectArgs) -> Result<()> {
-    let mut input = open(&args.path, args.format)?;
+    let mut input = open(&args.path, args.format, &args.read)?;
     let entries = input.source.entries().to_vec();
     let total: u64 = entries.iter().filter_map(|e| e.pod_bytes()).sum();
     let mut progress = Progress::new("reading", if args.stats { total } else { 0 });
     let mut rows = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         let wants_stats = args.stats && has_stats(e.dtype);
-        let needs_read = wants_stats || e.dtype == DataType::String;
+        // Without --stats only the index is read: a string tensor's size
+        // needs its values.
+        let needs_read = wants_stats || (args.stats && e.dtype == DataType::String);
         progress.advance(0);
         let tensor = if needs_read {
             Some(input.source.read(i)?)

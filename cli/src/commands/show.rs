@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::format::Format;
-use crate::source::{open, select};
+use crate::source::{open, select, ReadOptions};
 
 /// Print tensors exactly as TensorFlow prints them (`SummarizeValue`).
 ///
@@ -34,11 +34,13 @@ pub struct ShowArgs {
     /// The input's format, instead of detecting it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
 }
 
 /// Runs `show`.
 pub fn run(args: &ShowArgs) -> Result<()> {
-    let mut input = open(&args.path, args.format)?;
+    let mut input = open(&args.path, args.format, &args.read)?;
     let entries = input.source.entries().to_vec();
     let picked = select(&args.path, &entries, &args.names)?;
     let mut out = super::stdout();
