@@ -243,6 +243,55 @@ fn main() -> Result<()> {
         "  garbage bytes: {}",
         Tensor::decode(tftensor::bytes::Bytes::from_static(&[0xff; 4])).unwrap_err()
     );
+
+    #[cfg(all(feature = "npy", feature = "safetensors"))]
+    files()?;
+    Ok(())
+}
+
+/// The files next to TF's: `.npy`/`.npz` and `.safetensors`.
+#[cfg(all(feature = "npy", feature = "safetensors"))]
+fn files() -> Result<()> {
+    use tftensor::{npy, safetensors};
+    section("9. Files: .npy/.npz as np.save writes them, .safetensors");
+    let dir = std::env::temp_dir().join(format!("tftensor-tour-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| tftensor::Error::io(dir.display(), &e))?;
+    let w = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    let npy_bytes = npy::to_npy_bytes(&w)?;
+    println!(
+        "  .npy header: {:?}",
+        String::from_utf8_lossy(&npy_bytes[10..80])
+    );
+    let shared = tftensor::bytes::Bytes::from(npy_bytes);
+    let back = npy::read_npy_bytes(shared.clone())?;
+    println!(
+        "  read back without a copy: {}",
+        back.data_ptr() == Some(shared[128..].as_ptr())
+    );
+    let b = Tensor::from_vec(
+        [2],
+        vec![half::bf16::from_f32(0.5), half::bf16::from_f32(-1.0)],
+    )?;
+    npy::write_npy(dir.join("b.npy"), &b)?;
+    println!(
+        "  bfloat16 is '<V2' on disk: {}",
+        npy::read_npy(dir.join("b.npy")).unwrap_err()
+    );
+    println!(
+        "  read_npy_as(.., bfloat16): {}",
+        npy::read_npy_as(dir.join("b.npy"), DataType::BFloat16)?
+    );
+    let mut z = npy::NpzWriter::create_compressed(dir.join("a.npz"))?;
+    z.add("w", &w)?;
+    z.add("b", &b)?;
+    z.finish()?;
+    let r = npy::NpzReader::open(dir.join("a.npz"))?;
+    println!("  .npz members: {:?}", r.names().collect::<Vec<_>>());
+    safetensors::save(dir.join("m.safetensors"), [("w", &w), ("b", &b)])?;
+    for (name, t) in safetensors::load(dir.join("m.safetensors"))? {
+        println!("  safetensors {name}: {} {}", t.dtype(), t.shape());
+    }
+    std::fs::remove_dir_all(&dir).ok();
     Ok(())
 }
 

@@ -256,7 +256,10 @@ mod tests {
 
     #[test]
     fn empty_list() {
-        assert_eq!(encode_list(std::iter::empty::<&[u8]>()).unwrap(), Vec::<u8>::new());
+        assert_eq!(
+            encode_list(std::iter::empty::<&[u8]>()).unwrap(),
+            Vec::<u8>::new()
+        );
         assert_eq!(decode_list(&[], 0).unwrap(), []);
         // n = 0 leaves every byte unaccounted for.
         assert!(matches!(

@@ -18,6 +18,10 @@
 //! | One dimension | `0..=i64::MAX` (−1 only in a [`PartialTensorShape`](crate::PartialTensorShape)) | the same | the same |
 //! | One string in `tensor_content` | shorter than 4 GiB: its length is a varint32 | `as_proto_tensor_content` (and the resource and variant list coding) | [`Error::InvalidArgument`](crate::Error::InvalidArgument) |
 //! | Length prefixes when decoding a list | each a varint32 of at most 5 bytes and 32 bits; the lengths must add up to exactly the bytes that follow | `from_proto` of string, resource and variant `tensor_content` | [`Error::InvalidProto`](crate::Error::InvalidProto) |
+//! | `.npy` header length | at most the bytes that follow the prefix (file length, member size), checked before the header is read | [`npy`](crate::npy) readers | [`Error::DataLoss`](crate::Error::DataLoss) |
+//! | `.npy` data | exactly the element count × item size the header declares: fewer bytes is truncation, more is an error too; checked against the file length before allocating. Zero-width `S0`/`U0` elements are refused | the same | [`Error::DataLoss`](crate::Error::DataLoss), [`Error::InvalidFormat`](crate::Error::InvalidFormat) |
+//! | `.npz` member size | stored: equal to its compressed size; deflated: at most 1032 × the compressed size + 1 KiB (DEFLATE's best ratio), checked before the member is inflated | [`NpzReader`](crate::npy::NpzReader) | [`Error::InvalidFormat`](crate::Error::InvalidFormat) |
+//! | `.safetensors` header | at most 100 MB, offsets contiguous and covering the file exactly (the `safetensors` crate's checks) | [`safetensors`](crate::safetensors) loaders | [`Error::InvalidFormat`](crate::Error::InvalidFormat) |
 //! | An allocation | whatever the [`Allocator`](crate::Allocator) gives; a refusal (or a size past `isize::MAX`) is an error, not an abort | every constructor | [`Error::AllocationFailed`](crate::Error::AllocationFailed) |
 //!
 //! What `max_bytes` counts: for each tensor decoded (the outer one and every

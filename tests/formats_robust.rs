@@ -84,11 +84,19 @@ fn every_truncation_of_every_fixture_is_an_error() {
 
 #[test]
 fn every_single_byte_change_of_headers_is_handled() {
-    for name in ["float32.npy", "U.npy", "fortran_S.npy", "v2_f4.npy", "be_complex128.npy"] {
+    for name in [
+        "float32.npy",
+        "U.npy",
+        "fortran_S.npy",
+        "v2_f4.npy",
+        "be_complex128.npy",
+    ] {
         let full = std::fs::read(npy_dir().join(name)).unwrap();
         let header_end = 128.min(full.len());
         for pos in 0..header_end {
-            for v in [0u8, b' ', b'9', b'(', b',', b')', b'\'', b'<', b'>', b'S', b'U', b'V', 0xff] {
+            for v in [
+                0u8, b' ', b'9', b'(', b',', b')', b'\'', b'<', b'>', b'S', b'U', b'V', 0xff,
+            ] {
                 let mut m = full.clone();
                 m[pos] = v;
                 let len = m.len();
@@ -110,11 +118,18 @@ fn header_length_far_beyond_the_file() {
     v1.resize(30, b' ');
     let err = npy_err(v1);
     assert!(matches!(err, Error::DataLoss(_)), "{err:?}");
-    assert!(err.to_string().contains("header length is 65535 bytes"), "{err}");
+    assert!(
+        err.to_string().contains("header length is 65535 bytes"),
+        "{err}"
+    );
     // Version 2: 4 GiB of header.
     let v2 = b"\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'".to_vec();
     let err = npy_err(v2.clone());
-    assert!(err.to_string().contains("header length is 4294967295 bytes"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("header length is 4294967295 bytes"),
+        "{err}"
+    );
     // The same through a file: refused before the header is allocated.
     let dir = std::env::temp_dir().join(format!("tftensor-robust-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -146,7 +161,11 @@ fn headers_that_lie_about_the_shape() {
     let h = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }\n";
     let err = npy_err(npy_with_header(h, &[0; 8]));
     assert!(matches!(err, Error::InvalidFormat { .. }), "{err:?}");
-    assert!(err.to_string().contains("4 bytes follow the 4 bytes of data"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("4 bytes follow the 4 bytes of data"),
+        "{err}"
+    );
     // A shape whose element count overflows.
     let h = "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4), }\n";
     let err = npy_err(npy_with_header(h, &[]));
@@ -188,8 +207,11 @@ fn unknown_dtypes_versions_and_values() {
 
 fn stored_npz() -> Vec<u8> {
     let mut w = NpzWriter::new(Cursor::new(Vec::new()), false);
-    w.add("a", &Tensor::from_vec([4], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap())
-        .unwrap();
+    w.add(
+        "a",
+        &Tensor::from_vec([4], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap(),
+    )
+    .unwrap();
     w.finish_into().unwrap().into_inner()
 }
 
@@ -217,7 +239,10 @@ fn npz_truncated_corrupt_and_lying_members() {
     }
     // A flipped data byte: the CRC catches it, stored and deflated.
     let mut s = stored_npz();
-    let at = s.windows(4).position(|w| w == 1.0f32.to_le_bytes()).unwrap();
+    let at = s
+        .windows(4)
+        .position(|w| w == 1.0f32.to_le_bytes())
+        .unwrap();
     s[at] ^= 1;
     let err = npz_get(s).unwrap_err();
     assert!(err.to_string().to_lowercase().contains("checksum"), "{err}");
@@ -264,7 +289,16 @@ fn safetensors_bad_input() {
     .unwrap();
     for cut in 0..good.len() {
         let e = st_err(good[..cut].to_vec());
-        assert!(matches!(e, Error::InvalidFormat { format: "safetensors", .. }), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                Error::InvalidFormat {
+                    format: "safetensors",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
     }
     // Header length far beyond the file.
     let mut huge = u64::MAX.to_le_bytes().to_vec();
@@ -278,7 +312,11 @@ fn safetensors_bad_input() {
         r#"{"x":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}"#,
         &[0; 8],
     ));
-    assert!(e.to_string().contains("invalid shape, data type, or offset"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("invalid shape, data type, or offset"),
+        "{e}"
+    );
     // Offsets past the data.
     let e = st_err(st_file(
         r#"{"x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#,

@@ -98,7 +98,10 @@ fn every_numpy_fixture_reads_exactly_by_every_path() {
             let msg = msg.as_str().unwrap();
             for r in [from_file, from_bytes, from_mmap] {
                 let err = r.unwrap_err();
-                assert!(matches!(err, Error::InvalidFormat { format: "npy", .. }), "{name}: {err:?}");
+                assert!(
+                    matches!(err, Error::InvalidFormat { format: "npy", .. }),
+                    "{name}: {err:?}"
+                );
                 assert!(err.to_string().contains(msg), "{name}: {err}");
                 assert!(err.to_string().contains(name) || err.to_string().contains("<npy bytes>"));
             }
@@ -274,7 +277,10 @@ fn strings_with_trailing_nul_are_refused_on_write() {
     let t = Tensor::from_vec([2], vec![Bytes::from("ok"), Bytes::from_static(b"bad\0")]).unwrap();
     let err = to_npy_bytes(&t).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument(_)));
-    assert!(err.to_string().contains("element 1 ends with a NUL"), "{err}");
+    assert!(
+        err.to_string().contains("element 1 ends with a NUL"),
+        "{err}"
+    );
 }
 
 fn npz_expected() -> Value {
@@ -293,9 +299,7 @@ fn npz_fixtures_stored_and_deflated() {
         .collect();
     for file in ["arrays.npz", "arrays_compressed.npz"] {
         let path = data_dir().join(file);
-        let mut readers = vec![
-            NpzReader::open(&path).unwrap(),
-        ];
+        let mut readers = [NpzReader::open(&path).unwrap()];
         let mut from_bytes =
             NpzReader::from_bytes(Bytes::from(std::fs::read(&path).unwrap())).unwrap();
         for r in readers.iter_mut() {
@@ -364,11 +368,17 @@ fn npz_writer_round_trips_and_stored_members_are_zero_copy() {
         let mut rb = NpzReader::from_bytes(bytes.clone()).unwrap();
         let f = rb.get("t_double").unwrap();
         let inside = bytes.as_ptr_range().contains(&f.data_ptr().unwrap());
-        assert_eq!(inside, !compressed, "stored members are adopted, deflated inflated");
+        assert_eq!(
+            inside, !compressed,
+            "stored members are adopted, deflated inflated"
+        );
         if !compressed {
             // with_alignment(64) + the 64-byte npy header: 64-byte aligned
             // relative to the archive start.
-            assert_eq!((f.data_ptr().unwrap() as usize - bytes.as_ptr() as usize) % 64, 0);
+            assert_eq!(
+                (f.data_ptr().unwrap() as usize - bytes.as_ptr() as usize) % 64,
+                0
+            );
         }
     }
     std::fs::remove_dir_all(dir).ok();

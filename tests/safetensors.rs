@@ -50,7 +50,11 @@ fn every_mapped_dtype_loads_exactly_in_file_order() {
     let bytes = Bytes::from(std::fs::read(&path).unwrap());
     // SAFETY: the fixture is not written while the tests run.
     let mapped = unsafe { load_mmap(&path) }.unwrap();
-    for loaded in [load(&path).unwrap(), load_bytes(bytes.clone()).unwrap(), mapped] {
+    for loaded in [
+        load(&path).unwrap(),
+        load_bytes(bytes.clone()).unwrap(),
+        mapped,
+    ] {
         assert_eq!(
             loaded.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
             order
@@ -82,9 +86,18 @@ fn numpy_front_end_file_with_metadata() {
 #[test]
 fn unmapped_dtype_is_an_error_naming_tensor_and_dtype() {
     let err = load(data_dir().join("f8_e8m0.safetensors")).unwrap_err();
-    assert!(matches!(err, Error::InvalidFormat { format: "safetensors", .. }));
+    assert!(matches!(
+        err,
+        Error::InvalidFormat {
+            format: "safetensors",
+            ..
+        }
+    ));
     let msg = err.to_string();
-    assert!(msg.contains("\"scales\"") && msg.contains("F8_E8M0"), "{msg}");
+    assert!(
+        msg.contains("\"scales\"") && msg.contains("F8_E8M0"),
+        "{msg}"
+    );
     assert!(msg.contains("f8_e8m0.safetensors"), "{msg}");
 }
 

@@ -67,12 +67,10 @@ impl Header {
             .ok()
             .zip(self.elem.item_size())
             .and_then(|(n, size)| n.checked_mul(size))
-            .ok_or_else(|| {
-                Error::LimitExceeded {
-                    what: "npy data bytes",
-                    limit: usize::MAX as u64,
-                    requested: u64::MAX,
-                }
+            .ok_or(Error::LimitExceeded {
+                what: "npy data bytes",
+                limit: usize::MAX as u64,
+                requested: u64::MAX,
             })
     }
 }
@@ -88,23 +86,27 @@ fn bad(what: &str, message: impl std::fmt::Display) -> Error {
 /// whether the header is UTF-8 (version 3), and the header length.
 pub(crate) fn parse_prefix(prefix: &[u8], what: &str) -> Result<(usize, usize, bool)> {
     if prefix.get(..6) != Some(&MAGIC[..]) {
-        return Err(bad(what, "not a .npy file (the magic string \\x93NUMPY is missing)"));
+        return Err(bad(
+            what,
+            "not a .npy file (the magic string \\x93NUMPY is missing)",
+        ));
     }
     let (major, minor) = match prefix.get(6..8) {
         Some(&[a, b]) => (a, b),
         _ => return Err(truncated(what, "the header")),
     };
-    let (len_size, utf8) = match (major, minor) {
-        (1, 0) => (2, false),
-        (2, 0) => (4, false),
-        (3, 0) => (4, true),
-        _ => {
-            return Err(bad(
+    let (len_size, utf8) =
+        match (major, minor) {
+            (1, 0) => (2, false),
+            (2, 0) => (4, false),
+            (3, 0) => (4, true),
+            _ => return Err(bad(
                 what,
-                format!("unsupported .npy format version {major}.{minor} (1.0, 2.0 and 3.0 are known)"),
-            ))
-        }
-    };
+                format!(
+                    "unsupported .npy format version {major}.{minor} (1.0, 2.0 and 3.0 are known)"
+                ),
+            )),
+        };
     let len = match prefix.get(8..8 + len_size) {
         Some(&[a, b]) => usize::from(u16::from_le_bytes([a, b])),
         Some(&[a, b, c, d]) => usize::try_from(u32::from_le_bytes([a, b, c, d]))
@@ -133,7 +135,9 @@ pub(crate) fn parse_text(
         let enc = if utf8 { "UTF-8" } else { "latin-1" };
         return Err(bad(
             what,
-            format!("header has a non-ASCII ({enc}) byte at {pos}; structured dtypes are not supported"),
+            format!(
+                "header has a non-ASCII ({enc}) byte at {pos}; structured dtypes are not supported"
+            ),
         ));
     }
     let mut p = Parser {
@@ -184,11 +188,7 @@ fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
         };
         Ok(Elem::Pod { dtype, swap })
     };
-    let unsupported = || {
-        Err(format!(
-            "dtype {descr:?} has no TensorFlow equivalent"
-        ))
-    };
+    let unsupported = || Err(format!("dtype {descr:?} has no TensorFlow equivalent"));
     match (kind, size) {
         ("O", _) => Err(format!(
             "dtype {descr:?} is an object array (pickled Python objects), which is never unpickled"
@@ -384,7 +384,8 @@ impl Parser<'_> {
 
 /// The `descr` np.save writes for a tensor of `dtype` (`max_len`: the
 /// longest string, for `DT_STRING`). ml_dtypes types are written as
-/// NumPy writes ml_dtypes arrays; quantized types as their integers.
+/// NumPy writes ml_dtypes arrays (`V1`/`V2`; float8_e5m2 too, where np.save
+/// writes an unreadable `f1`); quantized types as their integers.
 pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
     let d = match dtype {
         DataType::Bool => "|b1",
@@ -402,8 +403,10 @@ pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
         DataType::Complex64 => "<c8",
         DataType::Complex128 => "<c16",
         DataType::BFloat16 => "<V2",
-        DataType::Float8E5M2 => "<f1",
+        // np.save writes ml_dtypes' float8_e5m2 as '<f1', which np.load
+        // cannot read back (not even with ml_dtypes); '<V1' it can.
         DataType::Float8E4M3FN
+        | DataType::Float8E5M2
         | DataType::Float8E4M3FNUZ
         | DataType::Float8E4M3B11FNUZ
         | DataType::Float8E5M2FNUZ
@@ -428,13 +431,11 @@ pub(crate) fn write_header(descr: &str, shape: &TensorShape) -> Vec<u8> {
         [d] => format!("({d},)"),
         ds => format!(
             "({})",
-            ds.iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            ds.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
         ),
     };
-    let mut text = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_repr}, }}");
+    let mut text =
+        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_repr}, }}");
     if let Some(first) = dims.first() {
         let digits = first.to_string().len();
         text.push_str(&" ".repeat(GROWTH_AXIS_MAX_DIGITS.saturating_sub(digits)));
@@ -475,35 +476,90 @@ mod tests {
     #[test]
     fn parses_np_save_headers_and_variants() {
         let h = parse("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }   \n").unwrap();
-        assert_eq!(h.elem, Elem::Pod { dtype: DataType::Float, swap: 0 });
+        assert_eq!(
+            h.elem,
+            Elem::Pod {
+                dtype: DataType::Float,
+                swap: 0
+            }
+        );
         assert_eq!(h.shape.dim_sizes(), vec![2, 3]);
         let h = parse("{\"shape\":(),\"fortran_order\":True,\"descr\":\">c8\"}").unwrap();
-        assert_eq!(h.elem, Elem::Pod { dtype: DataType::Complex64, swap: 4 });
+        assert_eq!(
+            h.elem,
+            Elem::Pod {
+                dtype: DataType::Complex64,
+                swap: 4
+            }
+        );
         assert!(h.fortran_order);
         assert_eq!(h.shape.dims(), 0);
-        assert_eq!(parse("{'descr':'|S5','fortran_order':False,'shape':(4L,)}").unwrap().elem, Elem::Bytes(5));
         assert_eq!(
-            parse("{'descr':'>U3','fortran_order':False,'shape':(1,)}").unwrap().elem,
-            Elem::Unicode { chars: 3, big_endian: true }
+            parse("{'descr':'|S5','fortran_order':False,'shape':(4L,)}")
+                .unwrap()
+                .elem,
+            Elem::Bytes(5)
+        );
+        assert_eq!(
+            parse("{'descr':'>U3','fortran_order':False,'shape':(1,)}")
+                .unwrap()
+                .elem,
+            Elem::Unicode {
+                chars: 3,
+                big_endian: true
+            }
         );
     }
 
     #[test]
     fn refuses_bad_headers() {
         for (text, needle) in [
-            ("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", "never unpickled"),
-            ("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", "structured"),
-            ("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,), }", "not a plain NumPy type"),
-            ("{'descr': '<f16', 'fortran_order': False, 'shape': (2,), }", "no TensorFlow equivalent"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "non-negative"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", "1-tuple"),
+            (
+                "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }",
+                "never unpickled",
+            ),
+            (
+                "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }",
+                "structured",
+            ),
+            (
+                "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,), }",
+                "not a plain NumPy type",
+            ),
+            (
+                "{'descr': '<f16', 'fortran_order': False, 'shape': (2,), }",
+                "no TensorFlow equivalent",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }",
+                "non-negative",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2), }",
+                "1-tuple",
+            ),
             ("{'descr': '<f4', 'shape': (2,), }", "keys"),
-            ("{'descr': '<f4', 'descr': '<f4', 'shape': (2,), }", "repeated"),
-            ("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", "True or False"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", "after the dict"),
+            (
+                "{'descr': '<f4', 'descr': '<f4', 'shape': (2,), }",
+                "repeated",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }",
+                "True or False",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x",
+                "after the dict",
+            ),
             ("{'descr': '<f4", "unterminated"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "int64"),
-            ("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", "bad shape"),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }",
+                "int64",
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+                "bad shape",
+            ),
         ] {
             let e = parse(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");
@@ -521,7 +577,9 @@ mod tests {
         );
         let scalar = write_header("|b1", &TensorShape::new(&[]).unwrap());
         assert_eq!(scalar.len() % 64, 0);
-        assert!(scalar.starts_with(b"\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (), }  "));
+        assert!(scalar.starts_with(
+            b"\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (), }  "
+        ));
         assert!(scalar.ends_with(b" \n"));
     }
 }

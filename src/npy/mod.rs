@@ -16,8 +16,10 @@
 //! * **Write** little-endian, C order, with the header `np.save` writes
 //!   (padded so the data starts 64-byte aligned): for the same array the
 //!   file is byte-identical to `np.save`'s. dtypes without a NumPy type are
-//!   written as NumPy writes the ml_dtypes array (`bfloat16` as `<V2`, ...),
-//!   quantized types as their integers; `DT_STRING` as `S<longest>`.
+//!   written as NumPy writes the ml_dtypes array (`bfloat16` as `<V2`, the
+//!   float8s and int4s as `<V1`; for float8_e5m2 np.save writes `<f1`, which
+//!   np.load cannot read back, so `<V1` is written instead), quantized types
+//!   as their integers; `DT_STRING` as `S<longest>`.
 //! * **Zero copy**: [`read_npy_bytes`] and [`read_npy_mmap`] adopt
 //!   little-endian, C-order data in place when it is element-aligned (the
 //!   64-byte header padding makes it so for files `np.save` wrote).

@@ -103,7 +103,11 @@ impl NpzReader<Cursor<Bytes>> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_bytes(bytes: Bytes) -> Result<Self> {
-        NpzReader::with_name(Cursor::new(bytes.clone()), "<npz bytes>".into(), Some(bytes))
+        NpzReader::with_name(
+            Cursor::new(bytes.clone()),
+            "<npz bytes>".into(),
+            Some(bytes),
+        )
     }
 }
 
@@ -217,11 +221,9 @@ impl<R: Read + Seek> NpzReader<R> {
 
     fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
         let key = name.strip_suffix(".npy").unwrap_or(name);
-        let &(_, index) = self
-            .keys
-            .iter()
-            .find(|(k, _)| k == key)
-            .ok_or_else(|| Error::NotFound(format!("npz: {}: no array named {name:?}", self.what)))?;
+        let &(_, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
+            Error::NotFound(format!("npz: {}: no array named {name:?}", self.what))
+        })?;
         let archive_what = self.what.clone();
         let mut member = self
             .archive
@@ -257,7 +259,9 @@ impl<R: Read + Seek> NpzReader<R> {
                 .zip(usize::try_from(size).ok())
                 .and_then(|(s, n)| Some(s..s.checked_add(n)?))
                 .filter(|r| r.end <= bytes.len())
-                .ok_or_else(|| Error::DataLoss(format!("npz: {what}: data runs past the archive")))?;
+                .ok_or_else(|| {
+                    Error::DataLoss(format!("npz: {what}: data runs past the archive"))
+                })?;
             return read::from_bytes(bytes.slice(range), as_dtype, &what);
         }
         let t = read::from_reader(&mut member, size, as_dtype, &what)?;

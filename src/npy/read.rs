@@ -49,7 +49,12 @@ pub(crate) fn from_bytes(bytes: Bytes, as_dtype: Option<DataType>, what: &str) -
     let len = h.data_len()?;
     let available = bytes.len().saturating_sub(h.data_offset);
     check_data_len(&h, len, available as u64, what)?;
-    build(&h, bytes.slice(h.data_offset..h.data_offset + len), as_dtype, what)
+    build(
+        &h,
+        bytes.slice(h.data_offset..h.data_offset + len),
+        as_dtype,
+        what,
+    )
 }
 
 /// The declared data length against what the source holds.
@@ -91,8 +96,7 @@ pub(crate) fn from_reader<R: Read>(
     let len_size = if prefix.get(6) == Some(&1) { 2 } else { 4 };
     if prefix.get(..6) == Some(&header::MAGIC[..]) {
         let rest = prefix.get_mut(8..8 + len_size).unwrap_or_default();
-        r.read_exact(rest)
-            .map_err(|e| io_err(what, &e))?;
+        r.read_exact(rest).map_err(|e| io_err(what, &e))?;
     }
     let (prefix_len, text_len, _) = header::parse_prefix(&prefix, what)?;
     let header_end = (prefix_len as u64).saturating_add(text_len as u64);
@@ -198,7 +202,10 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
                 if let Some(i) = data.iter().position(|&b| b > 1) {
                     return Err(bad(
                         what,
-                        format!("bool element {i} is {}, not 0 or 1", data.get(i).unwrap_or(&0)),
+                        format!(
+                            "bool element {i} is {}, not 0 or 1",
+                            data.get(i).unwrap_or(&0)
+                        ),
                     ));
                 }
             }
@@ -240,7 +247,9 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
                     out.push(decode_utf32(elem, big_endian).map_err(|c| {
                         bad(
                             what,
-                            format!("element {i} holds {c:#x}, which is not a Unicode scalar value"),
+                            format!(
+                                "element {i} holds {c:#x}, which is not a Unicode scalar value"
+                            ),
                         )
                     })?);
                 }
@@ -259,7 +268,10 @@ fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
     if width == 0 && n > 0 {
         return Err(bad(
             what,
-            format!("'{}' elements hold no bytes, so {n} of them are not stored", h.descr),
+            format!(
+                "'{}' elements hold no bytes, so {n} of them are not stored",
+                h.descr
+            ),
         ));
     }
     try_vec(n)
