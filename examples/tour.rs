@@ -244,8 +244,39 @@ fn main() -> Result<()> {
         Tensor::decode(tftensor::bytes::Bytes::from_static(&[0xff; 4])).unwrap_err()
     );
 
+    #[cfg(feature = "checkpoint")]
+    checkpoints()?;
     #[cfg(all(feature = "npy", feature = "safetensors"))]
     files()?;
+    Ok(())
+}
+
+/// Section 9: a checkpoint written by TensorFlow 2.21 (a Keras model saved
+/// with `tf.train.Checkpoint`), read without TensorFlow, and written back.
+#[cfg(feature = "checkpoint")]
+fn checkpoints() -> Result<()> {
+    use tftensor::checkpoint::{self, BundleReader, BundleWriter};
+    section("9. TensorFlow checkpoints: read and write tensor bundles");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/checkpoints/tf2_keras");
+    // A directory: the latest checkpoint named in its `checkpoint` file.
+    for (name, dtype, shape) in checkpoint::list_variables(&dir)? {
+        println!("  {name:<70} {dtype:<7} {}", shape.debug_string());
+    }
+    let r = BundleReader::open(&dir)?;
+    let kernel = r.get("model/_functional/_operations/1/_kernel/.ATTRIBUTES/VARIABLE_VALUE")?;
+    println!("  first Dense kernel:\n{}", kernel.matrix::<f32>()?);
+    // Write it back: TF reads the result, and its .index has TF's own bytes.
+    let mut w = BundleWriter::in_memory();
+    for key in r.keys() {
+        w.add(key, &r.get(key)?)?;
+    }
+    let (index, data) = w.finish_to_bytes()?;
+    println!(
+        "  rewritten: .index {} bytes, .data {} bytes",
+        index.len(),
+        data.len()
+    );
     Ok(())
 }
 
@@ -253,7 +284,7 @@ fn main() -> Result<()> {
 #[cfg(all(feature = "npy", feature = "safetensors"))]
 fn files() -> Result<()> {
     use tftensor::{npy, safetensors};
-    section("9. Files: .npy/.npz as np.save writes them, .safetensors");
+    section("10. Files: .npy/.npz as np.save writes them, .safetensors");
     let dir = std::env::temp_dir().join(format!("tftensor-tour-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| tftensor::Error::io(dir.display(), &e))?;
     let w = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;

@@ -151,6 +151,28 @@ fn sharded_save_spans_four_data_files() {
     let shards: std::collections::BTreeSet<i32> =
         r.raw_entries().map(|(_, e)| e.shard_id).collect();
     assert_eq!(shards.len(), 4);
+    // MaxShardSizePolicy split the [8, 5] variable into 3 slices on 3 shards.
+    let big = "big/.ATTRIBUTES/VARIABLE_VALUE";
+    assert_eq!(r.entry(big).unwrap().slices.len(), 3);
+    let slice_shards: std::collections::BTreeSet<i32> = r
+        .entry(big)
+        .unwrap()
+        .slices
+        .iter()
+        .map(|s| {
+            r.raw_entries()
+                .find(|(k, _)| *k == slice_key(big, &TensorSlice::from_proto(s).unwrap()))
+                .unwrap()
+                .1
+                .shard_id
+        })
+        .collect();
+    assert_eq!(slice_shards.len(), 3);
+    let part = r.get_slice(big, &"2,4:1,3".parse().unwrap()).unwrap();
+    let want: Vec<f32> = (2..6)
+        .flat_map(|row| (1..4).map(move |c| (row * 5 + c) as f32))
+        .collect();
+    assert_eq!(part.as_slice::<f32>().unwrap(), want.as_slice());
 }
 
 /// TF cannot assemble partitioned string tensors ("Dtype string not

@@ -538,7 +538,9 @@ impl BundleReader {
         let want_start: Vec<i64> = (0..want.dims())
             .map(|d| want.extent(d).map_or(0, |(s, _)| s))
             .collect();
-        let mut out: Option<Tensor> = None;
+        // Read every overlapping stored slice before allocating the result,
+        // so the result's size is backed by data the file really holds.
+        let mut stored_parts = Vec::with_capacity(parts.len());
         for (s, inter) in parts {
             let stored_t = if s.is_full() && entry.slices.is_empty() {
                 self.read_entry(key, entry)?
@@ -568,19 +570,16 @@ impl BundleReader {
             if s == want || (s.is_full() && want.is_full()) {
                 return Ok(stored_t);
             }
-            let target = match &mut out {
-                Some(t) => t,
-                None => out.insert(Tensor::new(dtype, target_shape.clone())?),
-            };
+            stored_parts.push((s, inter, stored_t));
+        }
+        let mut out = Tensor::new(dtype, target_shape)?;
+        for (s, inter, stored_t) in stored_parts {
             let src_start: Vec<i64> = (0..s.dims())
                 .map(|d| s.extent(d).map_or(0, |(st, _)| st))
                 .collect();
-            copy_into(&stored_t, &src_start, target, &want_start, &inter)?;
+            copy_into(&stored_t, &src_start, &mut out, &want_start, &inter)?;
         }
-        match out {
-            Some(t) => Ok(t),
-            None => Tensor::new(dtype, target_shape),
-        }
+        Ok(out)
     }
 
     /// Reads one stored entry (a full tensor or one slice).
@@ -672,7 +671,7 @@ fn read_pod(
         let buf = t.raw_bytes_mut()?;
         let mut crc = 0u32;
         let mut pos = offset;
-        for chunk in buf.chunks_mut(4 * CHUNK) {
+        for chunk in buf.chunks_mut(CHUNK) {
             read_at(file, chunk, pos).map_err(|e| Error::io(name, &e))?;
             if dec.verify {
                 crc = crc32c::extend(crc, chunk);

@@ -396,7 +396,7 @@ impl BundleWriter {
     /// ```
     /// let (index, data) = tftensor::checkpoint::BundleWriter::in_memory().finish_to_bytes()?;
     /// assert!(data.is_empty());
-    /// assert_eq!(index.len(), 94); // one header entry, empty metaindex, index block, footer
+    /// assert_eq!(index.len(), 101); // header block 22, metaindex 13, index block 18, footer 48
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn finish_to_bytes(mut self) -> Result<(Vec<u8>, Vec<u8>)> {
