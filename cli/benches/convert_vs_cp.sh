@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Converting a float32 checkpoint to safetensors with `tftensor convert`
-# against `cp` of the checkpoint's data file (the same bytes), interleaved:
-# each round runs both (alternating which goes first), after `sync` so no
-# earlier write is still being flushed. Prints each time, the medians and
-# the median of the per-round ratios.
+# (reading the checkpoint, and with --mmap mapping it) against `cp` of the
+# checkpoint's data file (the same bytes), interleaved: each round runs the
+# three (rotating which goes first), each after `sync` so no earlier write
+# is still being flushed. Prints each time, the medians and the medians of
+# the per-round ratios.
 #
-#   cli/benches/convert_vs_cp.sh            # 1 GiB (64 tensors of 16 MiB), 7 rounds
+#   cli/benches/convert_vs_cp.sh            # 1 GiB (64 tensors of 16 MiB), 5 rounds
 #   TFTENSOR_BENCH_SHORT=1 cli/benches/convert_vs_cp.sh   # 128 MiB, 3 rounds
 #   ROUNDS=11 GIB=2 cli/benches/convert_vs_cp.sh
 #
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/../.."
 if [ -n "${TFTENSOR_BENCH_SHORT:-}" ]; then
   tensors=${TENSORS:-8}; rounds=${ROUNDS:-3}
 else
-  tensors=${TENSORS:-$((64 * ${GIB:-1}))}; rounds=${ROUNDS:-7}
+  tensors=${TENSORS:-$((64 * ${GIB:-1}))}; rounds=${ROUNDS:-5}
 fi
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tftensor-convert-bench.XXXXXX")}
 trap 'rm -rf "$work"' EXIT
@@ -40,7 +41,6 @@ def varint(v):
         if not v: return bytes(b)
 dim = b"\x08" + varint(count)                          # Dim.size
 shape = b"\x12" + varint(len(dim)) + dim               # TensorShapeProto.dim
-body = struct.pack("<f", 0.5) * 0                      # placeholder
 for i in range(n):
     data = struct.pack("<f", float(i)) * count        # tensor_content
     proto = b"\x08\x01" + b"\x12" + varint(len(shape)) + shape + b"\x22" + varint(len(data)) + data
@@ -53,6 +53,7 @@ data_file=$work/ckpt/model.data-00000-of-00001
 echo "checkpoint: $tensors float32 tensors, $(stat -c %s "$data_file") bytes of data"
 
 convert_cmd=("$bin" convert "$work/ckpt/model" "$work/out.safetensors")
+mmap_cmd=("$bin" convert --mmap "$work/ckpt/model" "$work/out.safetensors")
 cp_cmd=(cp "$data_file" "$work/out.copy")
 
 now() { date +%s.%N; }
@@ -64,25 +65,32 @@ time_one() { # prints seconds taken by "$@"
 }
 
 # One warm-up of each (page cache, binary).
-"${convert_cmd[@]}"; "${cp_cmd[@]}"
-conv=(); copy=(); ratio=()
+"${convert_cmd[@]}"; "${mmap_cmd[@]}"; "${cp_cmd[@]}"
+conv=(); mapped=(); copy=(); ratio=(); mratio=()
 for ((r = 0; r < rounds; r++)); do
-  rm -f "$work/out.safetensors" "$work/out.copy"
-  if ((r % 2 == 0)); then
-    c=$(time_one "${convert_cmd[@]}"); p=$(time_one "${cp_cmd[@]}")
-  else
-    p=$(time_one "${cp_cmd[@]}"); c=$(time_one "${convert_cmd[@]}")
-  fi
-  conv+=("$c"); copy+=("$p"); ratio+=("$(echo "$c / $p" | bc -l)")
-  printf 'round %d: convert %.3f s, cp %.3f s, ratio %.2f\n' "$r" "$c" "$p" "${ratio[-1]}"
+  c= m= p=
+  for ((k = 0; k < 3; k++)); do
+    rm -f "$work/out.safetensors" "$work/out.copy"
+    case $(((r + k) % 3)) in
+      0) c=$(time_one "${convert_cmd[@]}") ;;
+      1) m=$(time_one "${mmap_cmd[@]}") ;;
+      2) p=$(time_one "${cp_cmd[@]}") ;;
+    esac
+  done
+  conv+=("$c"); mapped+=("$m"); copy+=("$p")
+  ratio+=("$(echo "$c / $p" | bc -l)"); mratio+=("$(echo "$m / $p" | bc -l)")
+  printf 'round %d: convert %.3f s, convert --mmap %.3f s, cp %.3f s; ratios %.2f, %.2f\n' \
+    "$r" "$c" "$m" "$p" "${ratio[-1]}" "${mratio[-1]}"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-printf 'median: convert %.3f s, cp %.3f s; median ratio %.2f (goal <= 1.5)\n' \
-  "$(median "${conv[@]}")" "$(median "${copy[@]}")" "$(median "${ratio[@]}")"
+printf 'median: convert %.3f s, convert --mmap %.3f s, cp %.3f s\n' \
+  "$(median "${conv[@]}")" "$(median "${mapped[@]}")" "$(median "${copy[@]}")"
+printf 'median ratio to cp: convert %.2f, convert --mmap %.2f (goal <= 1.5)\n' \
+  "$(median "${ratio[@]}")" "$(median "${mratio[@]}")"
 cmp <(tail -c 1024 "$work/out.safetensors") <(tail -c 1024 "$data_file") >/dev/null \
   && echo "check: the last tensor's bytes match" || { echo "check FAILED: output differs"; exit 1; }
 
 if command -v hyperfine >/dev/null; then
   hyperfine --warmup 1 --runs "$rounds" --prepare 'sync' \
-    "${convert_cmd[*]}" "${cp_cmd[*]}"
+    "${convert_cmd[*]}" "${mmap_cmd[*]}" "${cp_cmd[*]}"
 fi

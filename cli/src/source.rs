@@ -58,6 +58,11 @@ pub struct ReadOptions {
     /// NumPy saves ml_dtypes' bfloat16, float8 and int4), e.g. bfloat16.
     #[arg(long, value_name = "DTYPE")]
     pub npy_dtype: Option<DataType>,
+    /// Memory-map checkpoint and safetensors inputs instead of reading
+    /// them: aligned tensors are then used in place, without a copy. The
+    /// files must not be changed by anything while tftensor runs.
+    #[arg(long)]
+    pub mmap: bool,
 }
 
 /// Opens `path` as `format`, or as the format detected from it.

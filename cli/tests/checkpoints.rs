@@ -317,3 +317,33 @@ fn checkpoint_to_checkpoint_keeps_everything() {
         }
     }
 }
+
+#[test]
+fn mapped_inputs_read_the_same() {
+    for fixture in ["all_dtypes/bundle", "tf1_partitioned/model", "sharded/ckpt"] {
+        let path = data("checkpoints").join(fixture);
+        let run = |mmap: bool| {
+            let mut cmd = tftensor();
+            cmd.arg("inspect").arg(&path).args(["--stats", "--json"]);
+            if mmap {
+                cmd.arg("--mmap");
+            }
+            let out = cmd.output().expect("run");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            out.stdout
+        };
+        assert_eq!(run(false), run(true), "{fixture}");
+    }
+    let st = data("safetensors/all_dtypes.safetensors");
+    tftensor()
+        .arg("diff")
+        .arg(&st)
+        .arg(&st)
+        .arg("--mmap")
+        .assert()
+        .code(0);
+}

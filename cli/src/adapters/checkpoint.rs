@@ -20,9 +20,19 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// Opens the bundle and reads its index.
-    pub fn open(path: &Path) -> Result<Checkpoint> {
-        let reader = BundleReader::open(path).map_err(|e| at(path, e))?;
+    /// Opens the bundle and reads its index; with `mmap`, maps its data
+    /// files (the user asked for it with `--mmap`, promising that nothing
+    /// changes them while the tool runs).
+    pub fn open(path: &Path, mmap: bool) -> Result<Checkpoint> {
+        let reader = if mmap {
+            // SAFETY: `--mmap` is the user's promise that the files are not
+            // modified or truncated while this process runs; the process
+            // itself only reads them.
+            unsafe { BundleReader::open_mmap(path) }
+        } else {
+            BundleReader::open(path)
+        }
+        .map_err(|e| at(path, e))?;
         let entries = reader
             .keys()
             .map(|key| {

@@ -17,13 +17,13 @@ use crate::source::{ReadOptions, Source};
 pub fn open(at: &Located, options: &ReadOptions) -> Result<Box<dyn Source>> {
     let path = at.path.as_path();
     Ok(match at.format {
-        Format::Checkpoint => Box::new(checkpoint::Checkpoint::open(path)?),
+        Format::Checkpoint => Box::new(checkpoint::Checkpoint::open(path, options.mmap)?),
         Format::Tensorproto => Box::new(tensorproto::ProtoFile::open(path)?),
         Format::TensorprotoDir => Box::new(tensorproto::ProtoDir::open(path)?),
         Format::Tfrecord => Box::new(tfrecord::Records::open(path, at.compression)?),
         Format::Npy => Box::new(npy::Npy::open(path, options.npy_dtype)?),
         Format::Npz => Box::new(npy::Npz::open(path, options.npy_dtype)?),
-        Format::Safetensors => Box::new(safetensors::Safetensors::open(path)?),
+        Format::Safetensors => Box::new(safetensors::Safetensors::open(path, options.mmap)?),
     })
 }
 

@@ -45,9 +45,17 @@ pub struct Safetensors {
 }
 
 impl Safetensors {
-    /// Reads the file.
-    pub fn open(path: &Path) -> Result<Safetensors> {
-        let loaded = safetensors::load(path).map_err(|e| at(path, e))?;
+    /// Reads the file, or maps it with `mmap` (see `--mmap`).
+    pub fn open(path: &Path, mmap: bool) -> Result<Safetensors> {
+        let loaded = if mmap {
+            // SAFETY: `--mmap` is the user's promise that the file is not
+            // modified or truncated while this process runs; the process
+            // itself only reads it.
+            unsafe { safetensors::load_mmap(path) }
+        } else {
+            safetensors::load(path)
+        }
+        .map_err(|e| at(path, e))?;
         let entries = loaded
             .iter()
             .map(|(name, t)| Entry {
