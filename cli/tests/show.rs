@@ -11,10 +11,13 @@ use common::{assert_error, f32s, tftensor, vectors, write_pb};
 use tftensor::bytes::Bytes;
 use tftensor::Tensor;
 
+/// (proto, TF's text) pairs.
+type Cases = Vec<(Vec<u8>, Vec<u8>)>;
+
 #[test]
 fn show_equals_tf_summarize_value_for_every_vector() {
-    // (max_entries, print_v2) -> [(proto, TF's text)]
-    let mut groups: BTreeMap<(i64, bool), Vec<(Vec<u8>, Vec<u8>)>> = BTreeMap::new();
+    // (max_entries, print_v2) -> cases
+    let mut groups: BTreeMap<(i64, bool), Cases> = BTreeMap::new();
     for v in vectors() {
         if v["op"] != "summarize" {
             continue;

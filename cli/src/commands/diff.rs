@@ -56,7 +56,7 @@ struct Tol {
 /// Runs `diff`; `Ok(true)` when the files are equal.
 pub fn run(args: &DiffArgs) -> Result<bool> {
     for (what, v) in [("--rtol", args.rtol), ("--atol", args.atol)] {
-        if !(v >= 0.0) {
+        if v.is_nan() || v < 0.0 {
             anyhow::bail!("{what} must be a number >= 0, not {v}");
         }
     }
@@ -271,7 +271,9 @@ fn compare_complex<T: ComplexParts>(a: &[T], b: &[T], tol: Tol) -> Tally {
             continue;
         }
         let diff = (xr - yr).hypot(xi - yi);
-        if !(diff <= tol.atol + tol.rtol * yr.hypot(yi)) {
+        // NaN differences are never within tolerance.
+        let within = diff <= tol.atol + tol.rtol * yr.hypot(yi);
+        if !within {
             tally.note(k, diff, || {
                 let text = |re: f64, im: f64| {
                     let part = |v: f64| Shown(Num::Float(v), T::PART).to_string();
