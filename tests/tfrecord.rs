@@ -12,9 +12,9 @@ use serde_json::Value;
 use tftensor::bytes::Bytes;
 use tftensor::pb::{feature::Kind, Example, Feature, Features};
 use tftensor::tfrecord::{
-    example_to_tensors, parse_example, parse_tensor, read_examples, read_tensors,
-    serialize_tensor, tensors_to_example, write_examples, write_tensors, Compression,
-    RecordReader, RecordWriter, MAX_PREALLOCATION,
+    example_to_tensors, parse_example, parse_tensor, read_examples, read_tensors, serialize_tensor,
+    tensors_to_example, write_examples, write_tensors, Compression, RecordReader, RecordWriter,
+    MAX_PREALLOCATION,
 };
 use tftensor::{DataType, Error, Tensor, TrackingAllocator};
 
@@ -31,7 +31,9 @@ const COMPRESSIONS: [(Compression, &str); 3] = [
 ];
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfrecord").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tfrecord")
+        .join(name)
 }
 
 fn json(name: &str) -> Value {
@@ -39,7 +41,10 @@ fn json(name: &str) -> Value {
 }
 
 fn records_of(set: &str) -> Vec<Value> {
-    json(&format!("{set}.json"))["records"].as_array().unwrap().clone()
+    json(&format!("{set}.json"))["records"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 fn unhex(v: &Value) -> Vec<u8> {
@@ -205,7 +210,12 @@ fn serialize_tensor_matches_tf_bytes_and_write_tensors_matches_tf_file() {
     let want = records_of("tensors");
     let tensors = read_tensors(data("tensors.tfrecord"), Compression::None).unwrap();
     for (t, w) in tensors.iter().zip(&want) {
-        assert_eq!(serialize_tensor(t).unwrap(), unhex(&w["record_hex"]), "{}", w["dtype"]);
+        assert_eq!(
+            serialize_tensor(t).unwrap(),
+            unhex(&w["record_hex"]),
+            "{}",
+            w["dtype"]
+        );
         assert_eq!(&parse_tensor(unhex(&w["record_hex"])).unwrap(), t);
     }
     let dir = temp_dir("write_tensors");
@@ -252,8 +262,18 @@ fn check_example(got: &BTreeMap<String, Tensor>, want: &Value, what: &str) {
         assert_eq!(t.dims(), 1, "{what} {name}");
         match f["dtype"].as_str().unwrap() {
             "string" => {
-                let want: Vec<Vec<u8>> = f["values_hex"].as_array().unwrap().iter().map(unhex).collect();
-                let got: Vec<Vec<u8>> = t.as_slice::<Bytes>().unwrap().iter().map(|b| b.to_vec()).collect();
+                let want: Vec<Vec<u8>> = f["values_hex"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(unhex)
+                    .collect();
+                let got: Vec<Vec<u8>> = t
+                    .as_slice::<Bytes>()
+                    .unwrap()
+                    .iter()
+                    .map(|b| b.to_vec())
+                    .collect();
                 assert_eq!(got, want, "{what} {name}");
             }
             "float" => {
@@ -263,11 +283,21 @@ fn check_example(got: &BTreeMap<String, Tensor>, want: &Value, what: &str) {
                     .iter()
                     .map(|b| b.as_u64().unwrap() as u32)
                     .collect();
-                let got: Vec<u32> = t.as_slice::<f32>().unwrap().iter().map(|x| x.to_bits()).collect();
+                let got: Vec<u32> = t
+                    .as_slice::<f32>()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_bits())
+                    .collect();
                 assert_eq!(got, want, "{what} {name}");
             }
             "int64" => {
-                let want: Vec<i64> = f["values"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+                let want: Vec<i64> = f["values"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_i64().unwrap())
+                    .collect();
                 assert_eq!(t.as_slice::<i64>().unwrap(), want, "{what} {name}");
             }
             other => panic!("unknown dtype {other}"),
@@ -304,7 +334,10 @@ fn examples_round_trip_through_our_writer() {
         let named = parse_example(tf_bytes.clone()).unwrap();
         let ours = tensors_to_example(named.iter().map(|(k, v)| (k.as_str(), v))).unwrap();
         let tf = Example::decode(tf_bytes.as_slice()).unwrap();
-        assert_eq!(ours.features.unwrap_or_default(), tf.features.unwrap_or_default());
+        assert_eq!(
+            ours.features.unwrap_or_default(),
+            tf.features.unwrap_or_default()
+        );
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -322,24 +355,48 @@ fn example_string_values_share_the_record() {
 #[test]
 fn example_conversion_errors() {
     let m = Tensor::from_vec([2, 2], vec![1.0f32; 4]).unwrap();
-    assert!(matches!(tensors_to_example([("m", &m)]), Err(Error::InvalidShape(s)) if s.contains("\"m\"")));
+    assert!(
+        matches!(tensors_to_example([("m", &m)]), Err(Error::InvalidShape(s)) if s.contains("\"m\""))
+    );
     let d = Tensor::from_vec([1], vec![1.0f64]).unwrap();
     let err = tensors_to_example([("d", &d)]).unwrap_err();
-    assert!(matches!(&err, Error::UnsupportedDataType(s) if s.contains("\"d\"") && s.contains("double")), "{err}");
+    assert!(
+        matches!(&err, Error::UnsupportedDataType(s) if s.contains("\"d\"") && s.contains("double")),
+        "{err}"
+    );
     let i = Tensor::from(1i64);
-    assert!(matches!(tensors_to_example([("i", &i), ("i", &i)]), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        tensors_to_example([("i", &i), ("i", &i)]),
+        Err(Error::InvalidArgument(_))
+    ));
 
     let mut features = Features::default();
-    features.feature.insert("empty".into(), Feature { kind: None });
-    let err = example_to_tensors(&Example { features: Some(features) }).unwrap_err();
-    assert!(matches!(&err, Error::InvalidFormat { message, .. } if message.contains("\"empty\"")), "{err}");
+    features
+        .feature
+        .insert("empty".into(), Feature { kind: None });
+    let err = example_to_tensors(&Example {
+        features: Some(features),
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidFormat { message, .. } if message.contains("\"empty\"")),
+        "{err}"
+    );
     assert!(example_to_tensors(&Example::default()).unwrap().is_empty());
-    assert!(matches!(parse_example(vec![0x0a, 0x05]), Err(Error::InvalidProto(_))));
+    assert!(matches!(
+        parse_example(vec![0x0a, 0x05]),
+        Err(Error::InvalidProto(_))
+    ));
 
-    let ok = Feature { kind: Some(Kind::FloatList(Default::default())) };
+    let ok = Feature {
+        kind: Some(Kind::FloatList(Default::default())),
+    };
     let mut features = Features::default();
     features.feature.insert("f".into(), ok);
-    let named = example_to_tensors(&Example { features: Some(features) }).unwrap();
+    let named = example_to_tensors(&Example {
+        features: Some(features),
+    })
+    .unwrap();
     assert_eq!(named["f"].shape().dim_sizes(), [0]);
 }
 
@@ -347,7 +404,10 @@ fn example_conversion_errors() {
 
 /// Three records: "abc" (bytes 0..19), 100 bytes (19..135), "" (135..151).
 fn three_records() -> Vec<u8> {
-    write_all(&[b"abc".to_vec(), vec![7u8; 100], Vec::new()], Compression::None)
+    write_all(
+        &[b"abc".to_vec(), vec![7u8; 100], Vec::new()],
+        Compression::None,
+    )
 }
 
 /// Reads `bytes` to the end; returns the good records and the error.
@@ -376,13 +436,31 @@ fn truncated_header_data_and_footer() {
     assert_eq!(bytes.len(), 151);
     let (good, err) = read_until_error(&bytes[..19 + 5], Compression::None);
     assert_eq!(good, 1);
-    assert_data_loss(&err, &["truncated record at 19 (record 1)", "header needs 12 bytes, the stream ends after 5"]);
+    assert_data_loss(
+        &err,
+        &[
+            "truncated record at 19 (record 1)",
+            "header needs 12 bytes, the stream ends after 5",
+        ],
+    );
     let (good, err) = read_until_error(&bytes[..19 + 12 + 50], Compression::None);
     assert_eq!(good, 1);
-    assert_data_loss(&err, &["truncated record at 19 (record 1)", "declares 100 bytes of data, the stream ends after 50"]);
+    assert_data_loss(
+        &err,
+        &[
+            "truncated record at 19 (record 1)",
+            "declares 100 bytes of data, the stream ends after 50",
+        ],
+    );
     let (good, err) = read_until_error(&bytes[..135 - 2], Compression::None);
     assert_eq!(good, 1);
-    assert_data_loss(&err, &["truncated record at 19 (record 1)", "data checksum needs 4 bytes, the stream ends after 2"]);
+    assert_data_loss(
+        &err,
+        &[
+            "truncated record at 19 (record 1)",
+            "data checksum needs 4 bytes, the stream ends after 2",
+        ],
+    );
     // The error is the last item.
     let mut reader = RecordReader::new(&bytes[..24], Compression::None);
     assert!(reader.next().unwrap().is_ok());
@@ -397,7 +475,10 @@ fn every_truncation_is_an_error_or_a_record_boundary() {
     for cut in 0..bytes.len() {
         let result = read_all(&bytes[..cut], Compression::None);
         if boundaries.contains(&cut) {
-            assert_eq!(result.unwrap().len(), boundaries.iter().position(|&b| b == cut).unwrap());
+            assert_eq!(
+                result.unwrap().len(),
+                boundaries.iter().position(|&b| b == cut).unwrap()
+            );
         } else {
             assert_data_loss(&result.unwrap_err(), &["truncated record at"]);
         }
@@ -411,19 +492,37 @@ fn length_and_data_crc_mismatch() {
     bad[19 + 9] ^= 0x10; // the length CRC of record 1
     let (good, err) = read_until_error(&bad, Compression::None);
     assert_eq!(good, 1);
-    assert_data_loss(&err, &["corrupted record at 19 (record 1)", "length checksum mismatch"]);
+    assert_data_loss(
+        &err,
+        &[
+            "corrupted record at 19 (record 1)",
+            "length checksum mismatch",
+        ],
+    );
 
     let mut bad = bytes.clone();
     bad[19 + 12 + 40] ^= 0x01; // the data of record 1
     let (good, err) = read_until_error(&bad, Compression::None);
     assert_eq!(good, 1);
-    assert_data_loss(&err, &["corrupted record at 19 (record 1)", "data checksum mismatch"]);
+    assert_data_loss(
+        &err,
+        &[
+            "corrupted record at 19 (record 1)",
+            "data checksum mismatch",
+        ],
+    );
 
     let mut bad = bytes.clone();
     bad[150] ^= 0x80; // the data CRC of record 2
     let (good, err) = read_until_error(&bad, Compression::None);
     assert_eq!(good, 2);
-    assert_data_loss(&err, &["corrupted record at 135 (record 2)", "data checksum mismatch"]);
+    assert_data_loss(
+        &err,
+        &[
+            "corrupted record at 135 (record 2)",
+            "data checksum mismatch",
+        ],
+    );
 }
 
 #[test]
@@ -434,7 +533,10 @@ fn every_single_bit_flip_is_caught() {
             let mut bad = bytes.clone();
             bad[i] ^= 1 << bit;
             let err = read_all(&bad, Compression::None).unwrap_err();
-            assert!(matches!(err, Error::DataLoss(_)), "byte {i} bit {bit}: {err:?}");
+            assert!(
+                matches!(err, Error::DataLoss(_)),
+                "byte {i} bit {bit}: {err:?}"
+            );
         }
     }
 }
@@ -453,7 +555,10 @@ fn a_length_of_2_pow_60_is_not_allocated() {
     let (alloc, result) = allocated(|| read_all(&bytes, Compression::None));
     assert_data_loss(
         &result.unwrap_err(),
-        &["truncated record at 0 (record 0)", "declares 1152921504606846976 bytes of data, the stream ends after 3"],
+        &[
+            "truncated record at 0 (record 0)",
+            "declares 1152921504606846976 bytes of data, the stream ends after 3",
+        ],
     );
     assert!(alloc < MAX_PREALLOCATION + (600 << 10), "allocated {alloc}");
 
@@ -462,7 +567,9 @@ fn a_length_of_2_pow_60_is_not_allocated() {
     let path = dir.join("huge.tfrecord");
     std::fs::write(&path, &bytes).unwrap();
     let (alloc, result) = allocated(|| {
-        RecordReader::open(&path, Compression::None).unwrap().collect::<Result<Vec<_>, _>>()
+        RecordReader::open(&path, Compression::None)
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
     });
     assert!(result.is_err());
     assert!(alloc < 300 << 10, "allocated {alloc}"); // the read buffer, not the length
@@ -471,7 +578,10 @@ fn a_length_of_2_pow_60_is_not_allocated() {
     // Lengths near 2^64 overflow the offset: still a truncation, no panic.
     let mut bytes = header(u64::MAX - 3);
     bytes.extend([0; 20]);
-    assert_data_loss(&read_all(&bytes, Compression::None).unwrap_err(), &["truncated record at 0 (record 0)"]);
+    assert_data_loss(
+        &read_all(&bytes, Compression::None).unwrap_err(),
+        &["truncated record at 0 (record 0)"],
+    );
 }
 
 #[test]
@@ -499,19 +609,31 @@ fn corrupt_and_truncated_compressed_streams() {
         // Cut short.
         for cut in [3, good.len() / 2, good.len() - 1] {
             let err = read_all(&good[..cut], compression).unwrap_err();
-            assert!(matches!(err, Error::DataLoss(_)), "{compression} cut {cut}: {err:?}");
+            assert!(
+                matches!(err, Error::DataLoss(_)),
+                "{compression} cut {cut}: {err:?}"
+            );
             assert!(err.to_string().contains("(record "), "{err}");
         }
         // Not compressed at all.
         let plain = write_all(&records, Compression::None);
         let err = read_all(&plain, compression).unwrap_err();
-        assert!(err.to_string().contains(&format!("corrupt {} stream in record at 0 (record 0)", compression.as_str())), "{err}");
+        assert!(
+            err.to_string().contains(&format!(
+                "corrupt {} stream in record at 0 (record 0)",
+                compression.as_str()
+            )),
+            "{err}"
+        );
     }
     // A gzip trailer CRC mismatch.
     let mut bad = write_all(&records, Compression::Gzip);
     let n = bad.len();
     bad[n - 6] ^= 1;
-    assert!(matches!(read_all(&bad, Compression::Gzip), Err(Error::DataLoss(_))));
+    assert!(matches!(
+        read_all(&bad, Compression::Gzip),
+        Err(Error::DataLoss(_))
+    ));
 }
 
 #[test]
@@ -519,7 +641,10 @@ fn io_errors_are_io_and_name_the_stream() {
     struct Failing;
     impl Read for Failing {
         fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
-            Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "nope"))
+            Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "nope",
+            ))
         }
     }
     let err = RecordReader::new(Failing, Compression::None)
@@ -527,8 +652,20 @@ fn io_errors_are_io_and_name_the_stream() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert!(matches!(err, Error::Io { kind: std::io::ErrorKind::PermissionDenied, .. }), "{err:?}");
-    assert!(err.to_string().starts_with("f.tfrecord (record 0 at 0): "), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::Io {
+                kind: std::io::ErrorKind::PermissionDenied,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().starts_with("f.tfrecord (record 0 at 0): "),
+        "{err}"
+    );
 
     struct Full;
     impl std::io::Write for Full {
@@ -541,9 +678,18 @@ fn io_errors_are_io_and_name_the_stream() {
     }
     let mut w = RecordWriter::new(Full, Compression::None);
     w.write_record(b"small").unwrap(); // buffered
-    assert!(matches!(w.finish(), Err(Error::Io { kind: std::io::ErrorKind::StorageFull, .. })));
+    assert!(matches!(
+        w.finish(),
+        Err(Error::Io {
+            kind: std::io::ErrorKind::StorageFull,
+            ..
+        })
+    ));
     let mut w = RecordWriter::new(Full, Compression::None);
-    assert!(matches!(w.write_record(&vec![0; 1 << 20]), Err(Error::Io { .. })));
+    assert!(matches!(
+        w.write_record(&vec![0; 1 << 20]),
+        Err(Error::Io { .. })
+    ));
 }
 
 /// For `scripts/check_tfrecord_with_tf.sh`: writes files for TF to read,
@@ -563,29 +709,82 @@ fn write_files_for_tf() {
         Tensor::from_vec([2], vec![u16::MAX, 1]).unwrap(),
         Tensor::from_vec([2], vec![u64::MAX, 1]).unwrap(),
         Tensor::from_vec([3], vec![true, false, true]).unwrap(),
-        Tensor::from_vec([2], vec![tftensor::half::f16::from_f32(0.5), tftensor::half::f16::MAX]).unwrap(),
-        Tensor::from_vec([2], vec![tftensor::half::bf16::from_f32(-3.140625), tftensor::half::bf16::ONE]).unwrap(),
-        Tensor::from_vec([2], vec![tftensor::num_complex::Complex::new(1.0f32, 2.0), tftensor::num_complex::Complex::new(-0.5, 0.0)]).unwrap(),
-        Tensor::from_vec([3], vec![Bytes::from_static(b""), Bytes::from_static(b"hello"), Bytes::from_static(b"\xff\x00")]).unwrap(),
+        Tensor::from_vec(
+            [2],
+            vec![tftensor::half::f16::from_f32(0.5), tftensor::half::f16::MAX],
+        )
+        .unwrap(),
+        Tensor::from_vec(
+            [2],
+            vec![
+                tftensor::half::bf16::from_f32(-3.140625),
+                tftensor::half::bf16::ONE,
+            ],
+        )
+        .unwrap(),
+        Tensor::from_vec(
+            [2],
+            vec![
+                tftensor::num_complex::Complex::new(1.0f32, 2.0),
+                tftensor::num_complex::Complex::new(-0.5, 0.0),
+            ],
+        )
+        .unwrap(),
+        Tensor::from_vec(
+            [3],
+            vec![
+                Bytes::from_static(b""),
+                Bytes::from_static(b"hello"),
+                Bytes::from_static(b"\xff\x00"),
+            ],
+        )
+        .unwrap(),
         Tensor::from("scalar"),
         Tensor::new(DataType::Float, [0, 4]).unwrap(),
         Tensor::from_vec([2, 3, 4], (0..24).collect::<Vec<i32>>()).unwrap(),
     ];
     let examples = vec![
         BTreeMap::from([
-            ("label".to_string(), Tensor::from_vec([1], vec![7i64]).unwrap()),
-            ("weights".to_string(), Tensor::from_vec([3], vec![0.5f32, -1.25, 3e-5]).unwrap()),
-            ("name".to_string(), Tensor::from_vec([2], vec![Bytes::from_static(b"cat"), Bytes::from_static(b"\xff")]).unwrap()),
+            (
+                "label".to_string(),
+                Tensor::from_vec([1], vec![7i64]).unwrap(),
+            ),
+            (
+                "weights".to_string(),
+                Tensor::from_vec([3], vec![0.5f32, -1.25, 3e-5]).unwrap(),
+            ),
+            (
+                "name".to_string(),
+                Tensor::from_vec(
+                    [2],
+                    vec![Bytes::from_static(b"cat"), Bytes::from_static(b"\xff")],
+                )
+                .unwrap(),
+            ),
         ]),
         BTreeMap::from([
-            ("label".to_string(), Tensor::from_vec([2], vec![i64::MIN, i64::MAX]).unwrap()),
-            ("weights".to_string(), Tensor::from_vec([0], Vec::<f32>::new()).unwrap()),
-            ("name".to_string(), Tensor::from_vec([1], vec![Bytes::from_static(b"")]).unwrap()),
+            (
+                "label".to_string(),
+                Tensor::from_vec([2], vec![i64::MIN, i64::MAX]).unwrap(),
+            ),
+            (
+                "weights".to_string(),
+                Tensor::from_vec([0], Vec::<f32>::new()).unwrap(),
+            ),
+            (
+                "name".to_string(),
+                Tensor::from_vec([1], vec![Bytes::from_static(b"")]).unwrap(),
+            ),
         ]),
     ];
     for (compression, suffix) in COMPRESSIONS {
         write_tensors(out.join(format!("tensors.{suffix}")), compression, &tensors).unwrap();
-        write_examples(out.join(format!("examples.{suffix}")), compression, &examples).unwrap();
+        write_examples(
+            out.join(format!("examples.{suffix}")),
+            compression,
+            &examples,
+        )
+        .unwrap();
     }
     let tensor_json: Vec<Value> = tensors
         .iter()
@@ -596,7 +795,12 @@ fn write_files_for_tf() {
                 "shape": t.shape().dim_sizes(),
             });
             if t.dtype() == DataType::String {
-                v["strings_hex"] = t.as_slice::<Bytes>().unwrap().iter().map(hex::encode).collect();
+                v["strings_hex"] = t
+                    .as_slice::<Bytes>()
+                    .unwrap()
+                    .iter()
+                    .map(hex::encode)
+                    .collect();
             } else {
                 v["content_hex"] = hex::encode(t.tensor_data().unwrap()).into();
             }
@@ -620,5 +824,9 @@ fn write_files_for_tf() {
         })
         .collect();
     let manifest = serde_json::json!({"tensors": tensor_json, "examples": example_json});
-    std::fs::write(out.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    std::fs::write(
+        out.join("manifest.json"),
+        serde_json::to_vec_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
 }

@@ -95,18 +95,19 @@ pub(crate) fn parse_prefix(prefix: &[u8], what: &str) -> Result<(usize, usize, b
         Some(&[a, b]) => (a, b),
         _ => return Err(truncated(what, "the header")),
     };
-    let (len_size, utf8) =
-        match (major, minor) {
-            (1, 0) => (2, false),
-            (2, 0) => (4, false),
-            (3, 0) => (4, true),
-            _ => return Err(bad(
+    let (len_size, utf8) = match (major, minor) {
+        (1, 0) => (2, false),
+        (2, 0) => (4, false),
+        (3, 0) => (4, true),
+        _ => {
+            return Err(bad(
                 what,
                 format!(
                     "unsupported .npy format version {major}.{minor} (1.0, 2.0 and 3.0 are known)"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let len = match prefix.get(8..8 + len_size) {
         Some(&[a, b]) => usize::from(u16::from_le_bytes([a, b])),
         Some(&[a, b, c, d]) => usize::try_from(u32::from_le_bytes([a, b, c, d]))

@@ -62,7 +62,8 @@ fn into_tensors(example: Example) -> Result<BTreeMap<String, Tensor>> {
 }
 
 fn list_tensor<T: crate::Element>(values: Vec<T>) -> Result<Tensor> {
-    let n = i64::try_from(values.len()).map_err(|_| Error::InvalidShape(values.len().to_string()))?;
+    let n =
+        i64::try_from(values.len()).map_err(|_| Error::InvalidShape(values.len().to_string()))?;
     Tensor::from_vec([n], values)
 }
 
