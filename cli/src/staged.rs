@@ -4,7 +4,7 @@
 //! `commit` is deleted; one whose process is killed stays as a hidden
 //! `.NAME.XXXXXX.tftensor-tmp` beside the destination.
 
-use std::fs::{self, File};
+use std::fs::{self, File, Permissions};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -34,10 +34,39 @@ fn parent_and_prefix(dest: &Path) -> Result<(PathBuf, String)> {
     Ok((parent, format!(".{name}.")))
 }
 
+/// The mode to create outputs with, as `cp` or `File::create` would
+/// (narrowed by the umask); temporary files are otherwise owner-only.
+fn output_permissions(dir: bool) -> Option<Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(Permissions::from_mode(if dir { 0o777 } else { 0o666 }))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+/// A builder for a temporary beside `dest`, created with output permissions.
+fn builder<'a>(prefix: &'a str, dir: bool) -> Builder<'a, 'static> {
+    let mut b = Builder::new();
+    b.prefix(prefix).suffix(SUFFIX);
+    if let Some(p) = output_permissions(dir) {
+        b.permissions(p);
+    }
+    b
+}
+
 /// A file being written under a temporary name.
 pub struct StagedFile {
     tmp: NamedTempFile,
     dest: PathBuf,
+    /// The mode it was created with, restored before the rename in case a
+    /// writer replaced the file (the safetensors crate renames its own
+    /// owner-only temporary over it).
+    mode: Permissions,
 }
 
 impl StagedFile {
@@ -47,14 +76,18 @@ impl StagedFile {
         if dest.is_dir() {
             return Err(at(dest, "is a directory"));
         }
-        let tmp = Builder::new()
-            .prefix(&prefix)
-            .suffix(SUFFIX)
+        let tmp = builder(&prefix, false)
             .tempfile_in(&parent)
             .map_err(|e| at(dest, format!("cannot create a temporary file: {e}")))?;
+        let mode = tmp
+            .as_file()
+            .metadata()
+            .map_err(|e| at(dest, e))?
+            .permissions();
         Ok(StagedFile {
             tmp,
             dest: dest.to_path_buf(),
+            mode,
         })
     }
 
@@ -77,6 +110,7 @@ impl StagedFile {
     /// there).
     pub fn commit(self) -> Result<()> {
         let dest = self.dest;
+        fs::set_permissions(self.tmp.path(), self.mode).map_err(|e| at(&dest, e))?;
         self.tmp.persist(&dest).map_err(|e| {
             at(
                 &dest,
@@ -108,9 +142,7 @@ impl StagedDir {
                 ));
             }
         }
-        let tmp = Builder::new()
-            .prefix(&prefix)
-            .suffix(SUFFIX)
+        let tmp = builder(&prefix, true)
             .tempdir_in(&parent)
             .map_err(|e| at(dest, format!("cannot create a temporary directory: {e}")))?;
         Ok(StagedDir {

@@ -246,3 +246,32 @@ fn nothing_selected_is_an_error_for_a_one_tensor_file() {
         &["holds one tensor", "0 are selected"],
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn outputs_get_the_mode_a_new_file_gets() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = write_pb(dir.path(), "in", &f32s(&[2], &[1., 2.]));
+    let mode = |p: &std::path::Path| fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    let plain = mode(&input);
+    for out in ["o.safetensors", "o.npz", "o.pb", "o.tfrecord", "o.npy"] {
+        let path = dir.path().join(out);
+        tftensor()
+            .arg("convert")
+            .arg(&input)
+            .arg(&path)
+            .assert()
+            .success();
+        assert_eq!(mode(&path), plain, "{out}");
+    }
+    let out_dir = dir.path().join("d");
+    tftensor()
+        .arg("convert")
+        .arg(&input)
+        .arg(format!("{}/", out_dir.display()))
+        .assert()
+        .success();
+    fs::create_dir(dir.path().join("plain_dir")).expect("mkdir");
+    assert_eq!(mode(&out_dir), mode(&dir.path().join("plain_dir")));
+}
