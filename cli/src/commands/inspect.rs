@@ -1,0 +1,270 @@
+//! `tftensor inspect`: every tensor's name, dtype, shape and size.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::Value;
+use tftensor::bytes::Bytes;
+use tftensor::{DataType, Tensor};
+
+use crate::error::at_tensor;
+use crate::format::Format;
+use crate::numeric::{has_stats, stats, Num, Shown, Stats};
+use crate::progress::Progress;
+use crate::source::{open, ReadOptions};
+
+/// List every tensor: name, dtype (TF's name), shape and bytes.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    tftensor inspect training/ckpt-3\n  \
+    tftensor inspect saved_model_dir --stats\n  \
+    tftensor inspect weights.safetensors --json | jq '.tensors[].name'")]
+pub struct InspectArgs {
+    /// The file, directory or checkpoint prefix to read.
+    pub path: PathBuf,
+    /// Also read the values: min, max and mean of the finite values, and
+    /// the NaN and Inf counts, for numeric tensors; string tensors' sizes.
+    #[arg(long)]
+    pub stats: bool,
+    /// Print JSON (one object) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// The input's format, instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
+}
+
+/// One row of the listing (and one object of `--json`'s `tensors`).
+#[derive(Serialize)]
+struct Row {
+    name: String,
+    dtype: String,
+    shape: Vec<i64>,
+    /// Bytes of the elements (strings: the sum of their lengths, with
+    /// --stats); `null` when unknown.
+    bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nan: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inf: Option<u64>,
+    #[serde(skip)]
+    shape_text: String,
+    #[serde(skip)]
+    stats_text: Option<[String; 5]>,
+}
+
+#[derive(Serialize)]
+struct Listing<'a> {
+    path: String,
+    format: &'a str,
+    tensors: &'a [Row],
+    count: usize,
+    total_bytes: u64,
+}
+
+/// Runs `inspect`.
+pub fn run(args: &InspectArgs) -> Result<()> {
+    let mut input = open(&args.path, args.format, &args.read)?;
+    let entries = input.source.entries().to_vec();
+    let total: u64 = entries.iter().filter_map(|e| e.pod_bytes()).sum();
+    let mut progress = Progress::new("reading", if args.stats { total } else { 0 });
+    let mut rows = Vec::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        let wants_stats = args.stats && has_stats(e.dtype);
+        // Without --stats only the index is read: a string tensor's size
+        // needs its values.
+        let needs_read = wants_stats || (args.stats && e.dtype == DataType::String);
+        progress.advance(0);
+        let tensor = if needs_read {
+            Some(input.source.read(i)?)
+        } else {
+            None
+        };
+        let bytes = match &tensor {
+            Some(t) if e.dtype == DataType::String => {
+                Some(string_bytes(t).map_err(|err| at_tensor(&input.located.path, &e.name, err))?)
+            }
+            _ => e.pod_bytes(),
+        };
+        let st = match &tensor {
+            Some(t) if wants_stats => {
+                stats(t).map_err(|err| at_tensor(&input.located.path, &e.name, err))?
+            }
+            _ => None,
+        };
+        if args.stats {
+            progress.advance(e.pod_bytes().unwrap_or(0));
+        }
+        rows.push(row(&e.name, e.dtype, &e.shape, bytes, st));
+    }
+    drop(progress);
+    let mut out = super::stdout();
+    if args.json {
+        let listing = Listing {
+            path: args.path.display().to_string(),
+            format: input.located.format.name(),
+            tensors: &rows,
+            count: rows.len(),
+            total_bytes: rows.iter().filter_map(|r| r.bytes).sum(),
+        };
+        serde_json::to_writer_pretty(&mut out, &listing)?;
+        writeln!(out)?;
+    } else {
+        print_table(&mut out, &rows, args.stats)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn string_bytes(t: &Tensor) -> tftensor::Result<u64> {
+    Ok(t.as_slice::<Bytes>()?.iter().map(|s| s.len() as u64).sum())
+}
+
+fn num_json(v: Num) -> Value {
+    match v {
+        Num::Int(i) => i64::try_from(i)
+            .map(Value::from)
+            .or_else(|_| u64::try_from(i).map(Value::from))
+            .unwrap_or(Value::Null),
+        Num::Float(x) => serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number),
+    }
+}
+
+fn row(
+    name: &str,
+    dtype: DataType,
+    shape: &tftensor::TensorShape,
+    bytes: Option<u64>,
+    st: Option<Stats>,
+) -> Row {
+    let shown = |v: Option<Num>| v.map_or("-".to_string(), |v| Shown(v, dtype).to_string());
+    // The mean of a float tensor is printed at its precision, that of an
+    // integer tensor as a double.
+    let mean_dtype = if dtype.is_floating() {
+        dtype
+    } else {
+        DataType::Double
+    };
+    let stats_text = st.as_ref().map(|s| {
+        [
+            shown(s.min),
+            shown(s.max),
+            s.mean.map_or("-".to_string(), |m| {
+                Shown(Num::Float(m), mean_dtype).to_string()
+            }),
+            s.nan.to_string(),
+            s.inf.to_string(),
+        ]
+    });
+    Row {
+        name: name.to_string(),
+        dtype: dtype.name().into_owned(),
+        shape: shape.dim_sizes(),
+        bytes,
+        min: st.as_ref().map(|s| s.min.map_or(Value::Null, num_json)),
+        max: st.as_ref().map(|s| s.max.map_or(Value::Null, num_json)),
+        mean: st
+            .as_ref()
+            .map(|s| s.mean.map_or(Value::Null, |m| num_json(Num::Float(m)))),
+        nan: st.as_ref().map(|s| s.nan),
+        inf: st.as_ref().map(|s| s.inf),
+        shape_text: shape.debug_string(),
+        stats_text,
+    }
+}
+
+fn print_table(out: &mut impl Write, rows: &[Row], with_stats: bool) -> std::io::Result<()> {
+    let bytes_text: Vec<String> = rows
+        .iter()
+        .map(|r| r.bytes.map_or("-".to_string(), |b| b.to_string()))
+        .collect();
+    let mut header = vec!["NAME", "DTYPE", "SHAPE", "BYTES"];
+    if with_stats {
+        header.extend(["MIN", "MAX", "MEAN", "NAN", "INF"]);
+    }
+    let cells: Vec<Vec<&str>> = rows
+        .iter()
+        .zip(&bytes_text)
+        .map(|(r, b)| {
+            let mut c = vec![
+                r.name.as_str(),
+                r.dtype.as_str(),
+                r.shape_text.as_str(),
+                b.as_str(),
+            ];
+            if with_stats {
+                match &r.stats_text {
+                    Some(s) => c.extend(s.iter().map(String::as_str)),
+                    None => c.extend(["-"; 5]),
+                }
+            }
+            c
+        })
+        .collect();
+    let mut width: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for c in &cells {
+        for (w, s) in width.iter_mut().zip(c) {
+            *w = (*w).max(s.chars().count());
+        }
+    }
+    // Text columns left-aligned, numbers right-aligned.
+    let line = |out: &mut dyn Write, c: &[&str]| -> std::io::Result<()> {
+        let mut text = String::new();
+        for (k, (s, w)) in c.iter().zip(&width).enumerate() {
+            if k > 0 {
+                text.push_str("  ");
+            }
+            let pad = w.saturating_sub(s.chars().count());
+            if k >= 3 {
+                text.push_str(&" ".repeat(pad));
+                text.push_str(s);
+            } else {
+                text.push_str(s);
+                if k + 1 < c.len() {
+                    text.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        writeln!(out, "{}", text.trim_end())
+    };
+    line(out, &header)?;
+    for c in &cells {
+        line(out, c)?;
+    }
+    let total: u64 = rows.iter().filter_map(|r| r.bytes).sum();
+    let unknown = rows.iter().filter(|r| r.bytes.is_none()).count();
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut summary = format!("{}, {total} bytes", plural(rows.len(), "tensor"));
+    if total >= 1024 {
+        summary.push_str(&format!(" ({})", human(total)));
+    }
+    if unknown > 0 {
+        summary.push_str(&format!(" (and {unknown} of unknown size)"));
+    }
+    writeln!(out, "{summary}")
+}
+
+/// `1536` as `1.5 KiB`.
+fn human(bytes: u64) -> String {
+    let units = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = units[0];
+    for u in units.iter().skip(1) {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = u;
+    }
+    format!("{value:.1} {unit}")
+}

@@ -1,0 +1,13 @@
+//! The subcommands.
+
+pub mod convert;
+pub mod diff;
+pub mod inspect;
+pub mod show;
+
+use std::io::{self, BufWriter, StdoutLock};
+
+/// Buffered standard output.
+pub fn stdout() -> BufWriter<StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}

@@ -1,0 +1,67 @@
+//! `tftensor show`: tensors printed as TensorFlow prints them.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::format::Format;
+use crate::source::{open, select, ReadOptions};
+
+/// Print tensors exactly as TensorFlow prints them (`SummarizeValue`).
+///
+/// Each tensor is a line `NAME: DTYPE SHAPE` and then its values: as
+/// `tf.print` and `tf.strings.format` print them by default, or as TF's
+/// `Assert` messages and `DebugString` do with --v1.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    tftensor show training/ckpt-3 dense/kernel/.ATTRIBUTES/VARIABLE_VALUE\n  \
+    tftensor show weights.safetensors --max-entries -1\n  \
+    tftensor show tensor.pb --v1 --max-entries 10")]
+pub struct ShowArgs {
+    /// The file, directory or checkpoint prefix to read.
+    pub path: PathBuf,
+    /// The tensors to print (all if none).
+    pub names: Vec<String>,
+    /// Values kept at each end of every dimension (v2), or in all (--v1);
+    /// negative prints every value.
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
+    pub max_entries: i64,
+    /// Print as TF's v1 printing (`Assert`, `DebugString`): at most
+    /// --max-entries values in all, nested brackets without separators.
+    #[arg(long)]
+    pub v1: bool,
+    /// The input's format, instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub read: ReadOptions,
+}
+
+/// Runs `show`.
+pub fn run(args: &ShowArgs) -> Result<()> {
+    let mut input = open(&args.path, args.format, &args.read)?;
+    let entries = input.source.entries().to_vec();
+    let picked = select(&args.path, &entries, &args.names)?;
+    let mut out = super::stdout();
+    for (k, &i) in picked.iter().enumerate() {
+        let Some(entry) = entries.get(i) else {
+            continue;
+        };
+        let tensor = input.source.read(i)?;
+        if k > 0 {
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "{}: {} {}",
+            entry.name,
+            entry.dtype.name(),
+            entry.shape.debug_string()
+        )?;
+        out.write_all(&tensor.summarize_value_bytes(args.max_entries, !args.v1))?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! `tftensor`: inspect, show, convert and diff TensorFlow's tensor files
+//! (checkpoints and SavedModel variables, TensorProto files, TFRecord,
+//! `.npy`, `.npz` and `.safetensors`).
+//!
+//! Errors are one line on stderr that names the file, with exit status 2.
+
+mod adapters;
+mod commands;
+mod error;
+mod format;
+mod numeric;
+mod progress;
+mod sink;
+mod source;
+mod staged;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::commands::{convert, diff, inspect, show};
+
+/// Inspect, show, convert and diff TensorFlow's tensor files.
+///
+/// Reads TF checkpoints (a prefix such as `dir/ckpt-3`, a checkpoint
+/// directory, or a SavedModel directory), binary TensorProto files and
+/// directories of them, TFRecord files of serialized tensors, `.npy`,
+/// `.npz` and `.safetensors`. The format is detected from the path and the
+/// file's first bytes; --format overrides it.
+#[derive(Parser, Debug)]
+#[command(name = "tftensor", version, propagate_version = true)]
+#[command(after_help = "Example:\n  \
+    tftensor inspect training/ckpt-3\n  \
+    tftensor convert training/ckpt-3 model.safetensors\n  \
+    tftensor diff training/ckpt-3 model.safetensors")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Inspect(inspect::InspectArgs),
+    Show(show::ShowArgs),
+    Convert(convert::ConvertArgs),
+    Diff(diff::DiffArgs),
+}
+
+/// Exit status for errors (as for `diff`'s "trouble").
+const EXIT_ERROR: u8 = 2;
+
+fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    match &cli.command {
+        Command::Inspect(args) => inspect::run(args)?,
+        Command::Show(args) => show::run(args)?,
+        Command::Convert(args) => convert::run(args)?,
+        Command::Diff(args) => {
+            return Ok(if diff::run(args)? {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the error is a closed stdout (`tftensor show ... | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // A bug must still end as one line and status 2, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        eprintln!(
+            "tftensor: internal error (please report): {}",
+            msg.replace('\n', " ")
+        );
+    }));
+    match std::panic::catch_unwind(|| run(&cli)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(err)) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Ok(Err(err)) => {
+            eprintln!("tftensor: {}", error::one_line(&err));
+            ExitCode::from(EXIT_ERROR)
+        }
+        Err(_) => ExitCode::from(EXIT_ERROR),
+    }
+}

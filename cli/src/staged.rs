@@ -1,0 +1,172 @@
+//! Outputs written under a temporary name in the destination's directory
+//! and renamed when complete, so that an interrupted run never leaves a
+//! half-written file under the final name. A staged output dropped without
+//! `commit` is deleted; one whose process is killed stays as a hidden
+//! `.NAME.XXXXXX.tftensor-tmp` beside the destination.
+
+use std::fs::{self, File, Permissions};
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use tempfile::{Builder, NamedTempFile, TempDir};
+
+use crate::error::at;
+
+const SUFFIX: &str = ".tftensor-tmp";
+
+/// The directory a destination lives in, and the temporary-name prefix.
+fn parent_and_prefix(dest: &Path) -> Result<(PathBuf, String)> {
+    let name = dest
+        .file_name()
+        .ok_or_else(|| at(dest, "not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Err(at(
+            dest,
+            format!("directory {} does not exist", parent.display()),
+        ));
+    }
+    Ok((parent, format!(".{name}.")))
+}
+
+/// The mode to create outputs with, as `cp` or `File::create` would
+/// (narrowed by the umask); temporary files are otherwise owner-only.
+fn output_permissions(dir: bool) -> Option<Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(Permissions::from_mode(if dir { 0o777 } else { 0o666 }))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
+/// A builder for a temporary beside `dest`, created with output permissions.
+fn builder<'a>(prefix: &'a str, dir: bool) -> Builder<'a, 'static> {
+    let mut b = Builder::new();
+    b.prefix(prefix).suffix(SUFFIX);
+    if let Some(p) = output_permissions(dir) {
+        b.permissions(p);
+    }
+    b
+}
+
+/// A file being written under a temporary name.
+pub struct StagedFile {
+    tmp: NamedTempFile,
+    dest: PathBuf,
+    /// The mode it was created with, restored before the rename in case a
+    /// writer replaced the file (the safetensors crate renames its own
+    /// owner-only temporary over it).
+    mode: Permissions,
+}
+
+impl StagedFile {
+    /// Starts a temporary file beside `dest`.
+    pub fn new(dest: &Path) -> Result<StagedFile> {
+        let (parent, prefix) = parent_and_prefix(dest)?;
+        if dest.is_dir() {
+            return Err(at(dest, "is a directory"));
+        }
+        let tmp = builder(&prefix, false)
+            .tempfile_in(&parent)
+            .map_err(|e| at(dest, format!("cannot create a temporary file: {e}")))?;
+        let mode = tmp
+            .as_file()
+            .metadata()
+            .map_err(|e| at(dest, e))?
+            .permissions();
+        Ok(StagedFile {
+            tmp,
+            dest: dest.to_path_buf(),
+            mode,
+        })
+    }
+
+    /// The temporary file's path, for writers that open paths.
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// The temporary file, open for writing.
+    pub fn file(&mut self) -> &mut File {
+        self.tmp.as_file_mut()
+    }
+
+    /// The final name.
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// Renames the complete file to its final name (replacing a file
+    /// there).
+    pub fn commit(self) -> Result<()> {
+        let dest = self.dest;
+        fs::set_permissions(self.tmp.path(), self.mode).map_err(|e| at(&dest, e))?;
+        self.tmp.persist(&dest).map_err(|e| {
+            at(
+                &dest,
+                format!("cannot rename the finished file: {}", e.error),
+            )
+        })?;
+        Ok(())
+    }
+}
+
+/// A directory being filled under a temporary name.
+pub struct StagedDir {
+    tmp: TempDir,
+    dest: PathBuf,
+}
+
+impl StagedDir {
+    /// Starts a temporary directory beside `dest`, which must not exist or
+    /// be an empty directory.
+    pub fn new(dest: &Path) -> Result<StagedDir> {
+        let (parent, prefix) = parent_and_prefix(dest)?;
+        if let Ok(meta) = fs::symlink_metadata(dest) {
+            let empty_dir =
+                meta.is_dir() && fs::read_dir(dest).is_ok_and(|mut d| d.next().is_none());
+            if !empty_dir {
+                return Err(at(
+                    dest,
+                    "exists (the output directory must be new or empty)",
+                ));
+            }
+        }
+        let tmp = builder(&prefix, true)
+            .tempdir_in(&parent)
+            .map_err(|e| at(dest, format!("cannot create a temporary directory: {e}")))?;
+        Ok(StagedDir {
+            tmp,
+            dest: dest.to_path_buf(),
+        })
+    }
+
+    /// The temporary directory.
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Renames the complete directory to its final name.
+    pub fn commit(self) -> Result<()> {
+        let tmp = self.tmp.keep();
+        if let Err(e) = fs::rename(&tmp, &self.dest) {
+            // Best effort: the error below is what matters.
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(at(
+                &self.dest,
+                format!("cannot rename the finished directory: {e}"),
+            ));
+        }
+        Ok(())
+    }
+}

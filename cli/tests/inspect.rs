@@ -1,0 +1,167 @@
+//! `tftensor inspect`: the table, `--stats` and `--json`.
+
+mod common;
+
+use common::{f32s, stdout_of, tftensor, write_pb};
+use serde_json::{json, Value};
+use tftensor::bytes::Bytes;
+use tftensor::{DataType, Tensor};
+
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    write_pb(
+        d,
+        "model/dense/kernel",
+        &f32s(&[2, 3], &[1., -2.5, 3., f32::NAN, f32::INFINITY, 0.5]),
+    );
+    write_pb(d, "model/dense/bias", &f32s(&[3], &[0., 0., 0.]));
+    write_pb(d, "step", &Tensor::from(42i64));
+    write_pb(
+        d,
+        "vocab",
+        &Tensor::from_vec(
+            &[2usize][..],
+            vec![Bytes::from_static(b"hello"), Bytes::from_static(b"\xff")],
+        )
+        .expect("t"),
+    );
+    write_pb(
+        d,
+        "flags",
+        &Tensor::from_vec([2], vec![true, false]).expect("t"),
+    );
+    write_pb(d, "empty", &Tensor::new(DataType::Half, [0, 4]).expect("t"));
+    write_pb(
+        d,
+        "big",
+        &Tensor::from_vec([300], vec![7u32; 300]).expect("t"),
+    );
+    dir
+}
+
+#[test]
+fn table() {
+    let dir = fixture();
+    let out = tftensor()
+        .arg("inspect")
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert_eq!(
+        stdout_of(&out),
+        "\
+NAME                DTYPE   SHAPE  BYTES
+big                 uint32  [300]   1200
+empty               half    [0,4]      0
+flags               bool    [2]        2
+model/dense/bias    float   [3]       12
+model/dense/kernel  float   [2,3]     24
+step                int64   []         8
+vocab               string  [2]        -
+7 tensors, 1246 bytes (1.2 KiB) (and 1 of unknown size)
+"
+    );
+}
+
+#[test]
+fn stats() {
+    let dir = fixture();
+    let out = tftensor()
+        .arg("inspect")
+        .arg(dir.path())
+        .arg("--stats")
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert_eq!(
+        stdout_of(&out),
+        "\
+NAME                DTYPE   SHAPE  BYTES   MIN  MAX  MEAN  NAN  INF
+big                 uint32  [300]   1200     7    7     7    0    0
+empty               half    [0,4]      0     -    -     -    0    0
+flags               bool    [2]        2     -    -     -    -    -
+model/dense/bias    float   [3]       12     0    0     0    0    0
+model/dense/kernel  float   [2,3]     24  -2.5    3   0.5    1    1
+step                int64   []         8    42   42    42    0    0
+vocab               string  [2]        6     -    -     -    -    -
+7 tensors, 1252 bytes (1.2 KiB)
+"
+    );
+}
+
+#[test]
+fn json() {
+    let dir = fixture();
+    let out = tftensor()
+        .arg("inspect")
+        .arg(dir.path())
+        .args(["--json", "--stats"])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["format"], "tensorproto-dir");
+    assert_eq!(v["count"], 7);
+    assert_eq!(v["total_bytes"], 1252);
+    let t = &v["tensors"];
+    assert_eq!(
+        t[4],
+        json!({"name": "model/dense/kernel", "dtype": "float", "shape": [2, 3], "bytes": 24,
+               "min": -2.5, "max": 3.0, "mean": 0.5, "nan": 1, "inf": 1})
+    );
+    assert_eq!(
+        t[1],
+        json!({"name": "empty", "dtype": "half", "shape": [0, 4], "bytes": 0,
+                            "min": null, "max": null, "mean": null, "nan": 0, "inf": 0})
+    );
+    assert_eq!(
+        t[6],
+        json!({"name": "vocab", "dtype": "string", "shape": [2], "bytes": 6})
+    );
+    assert_eq!(t[5]["min"], 42);
+    // Without --stats: no statistics keys.
+    let plain = tftensor()
+        .arg("inspect")
+        .arg(dir.path())
+        .arg("--json")
+        .output()
+        .expect("run");
+    let v: Value = serde_json::from_slice(&plain.stdout).expect("json");
+    assert_eq!(
+        v["tensors"][0],
+        json!({"name": "big", "dtype": "uint32", "shape": [300], "bytes": 1200})
+    );
+}
+
+#[test]
+fn a_single_tensorproto_file_is_named_by_its_stem() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write_pb(dir.path(), "weights", &f32s(&[1], &[1.]));
+    let out = tftensor().arg("inspect").arg(&file).output().expect("run");
+    assert_eq!(
+        stdout_of(&out),
+        "NAME     DTYPE  SHAPE  BYTES\nweights  float  [1]        4\n1 tensor, 4 bytes\n"
+    );
+}
+
+#[test]
+fn format_can_be_forced() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // An odd name that detection would still read as a TensorProto.
+    let file = dir.path().join("data.bin");
+    std::fs::write(&file, common::serialized(&Tensor::from(1.0f32))).expect("write");
+    for args in [&[][..], &["--format", "tensorproto"]] {
+        let out = tftensor()
+            .arg("inspect")
+            .arg(&file)
+            .args(args)
+            .arg("--json")
+            .output()
+            .expect("run");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(v["format"], "tensorproto");
+        assert_eq!(v["tensors"][0]["name"], "data");
+    }
+}
