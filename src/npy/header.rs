@@ -412,7 +412,10 @@ pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
         | DataType::Float8E4M3B11FNUZ
         | DataType::Float8E5M2FNUZ
         | DataType::Int4
-        | DataType::UInt4 => "<V1",
+        | DataType::UInt4
+        | DataType::Int2
+        | DataType::UInt2
+        | DataType::Float4E2M1FN => "<V1",
         DataType::String => return Ok(format!("|S{}", max_len.max(1))),
         _ => {
             return Err(Error::UnsupportedDataType(format!(
