@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tftensor::bytes::Bytes;
 use tftensor::dlpack::{
     self, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
-    DLPackVersion, DLTensor, FLAG_IS_COPIED, FLAG_READ_ONLY,
+    DLPackVersion, DLTensor, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY,
 };
 use tftensor::{DataType, Error, Tensor};
 
@@ -35,6 +35,7 @@ const MAPPED: &[(DataType, u8, u8)] = &[
     (DataType::Float8E4M3FNUZ, 11, 8),
     (DataType::Float8E5M2, 12, 8),
     (DataType::Float8E5M2FNUZ, 13, 8),
+    (DataType::Float4E2M1FN, 17, 4),
 ];
 
 /// A tensor of `dtype` with distinct, valid bytes (0/1 for bool).
@@ -93,21 +94,32 @@ fn every_mapped_dtype_round_trips_zero_copy() {
         let owned = t.deep_copy().unwrap();
         let p = owned.data_ptr();
         let m = dlpack::export(owned).unwrap();
-        assert_eq!(m.flags(), 0, "{dtype}");
+        // float4 is one value per byte: DLPack's sub-byte padded form.
+        let pad = if bits < 8 {
+            FLAG_IS_SUBBYTE_TYPE_PADDED
+        } else {
+            0
+        };
+        assert_eq!(m.flags(), pad, "{dtype}");
         let back = dlpack::from_managed(m).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.data_ptr(), p);
 
-        // Legacy.
+        // Legacy, which cannot say "padded".
         let owned = t.deep_copy().unwrap();
         let p = owned.data_ptr();
-        let back = dlpack::from_managed_legacy(dlpack::export_legacy(owned).unwrap()).unwrap();
-        assert_eq!(back, t);
-        assert_eq!(back.data_ptr(), p);
+        if pad == 0 {
+            let back = dlpack::from_managed_legacy(dlpack::export_legacy(owned).unwrap()).unwrap();
+            assert_eq!(back, t);
+            assert_eq!(back.data_ptr(), p);
+        } else {
+            let err = dlpack::export_legacy(owned).unwrap_err();
+            assert!(err.to_string().contains("IS_SUBBYTE_TYPE_PADDED"), "{err}");
+        }
 
         // Copy.
         let m = dlpack::export_copy(&t).unwrap();
-        assert_eq!(m.flags(), FLAG_IS_COPIED);
+        assert_eq!(m.flags(), FLAG_IS_COPIED | pad);
         assert_ne!(
             m.dl_tensor().data.cast_const().cast(),
             t.data_ptr().unwrap()
@@ -647,4 +659,34 @@ fn a_null_deleter_is_allowed() {
     drop(t);
     // SAFETY: the import did not free it (no deleter); free it now.
     drop(unsafe { Box::from_raw(p.cast::<Producer<DLManagedTensorVersioned>>()) });
+}
+
+#[test]
+fn float4_imports_only_when_padded() {
+    let f4 = DLDataType {
+        code: 17,
+        bits: 4,
+        lanes: 1,
+    };
+    // 0.5, 1, -6: one value per byte, as TF stores them.
+    let bytes = vec![0x01, 0x02, 0x0f, 0x00];
+    let mut spec = Spec::new(f4, &[4], bytes.clone());
+    spec.flags = FLAG_IS_SUBBYTE_TYPE_PADDED;
+    let (t, deleted) = import(spec);
+    let t = t.unwrap();
+    assert_eq!(t.dtype(), DataType::Float4E2M1FN);
+    assert_eq!(t.tensor_data().unwrap(), &bytes[..]);
+    drop(t);
+    assert_eq!(deleted.load(Ordering::SeqCst), 1);
+
+    // Packed two per byte (no flag): refused, deleter still called once.
+    let (t, deleted) = import(Spec::new(f4, &[4], bytes.clone()));
+    let err = t.unwrap_err();
+    assert!(err.to_string().contains("IS_SUBBYTE_TYPE_PADDED"), "{err}");
+    assert_eq!(deleted.load(Ordering::SeqCst), 1);
+    // The legacy struct has no flags, so it cannot carry float4 either.
+    let (p, deleted) = Spec::new(f4, &[4], bytes).legacy();
+    // SAFETY: a fresh producer handed over once.
+    assert!(unsafe { dlpack::import_legacy(p) }.is_err());
+    assert_eq!(deleted.load(Ordering::SeqCst), 1);
 }

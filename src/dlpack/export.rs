@@ -1,7 +1,7 @@
 //! Export: a [`Tensor`] as a DLPack managed tensor, zero-copy.
 
 use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned};
-use super::{dl_data_type, FLAG_IS_COPIED, FLAG_READ_ONLY};
+use super::{dl_data_type, is_padded, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -11,6 +11,17 @@ use crate::tensor::Tensor;
 #[repr(C, align(64))]
 struct Empty([u8; 64]);
 static EMPTY: Empty = Empty([0; 64]);
+
+/// `FLAG_IS_SUBBYTE_TYPE_PADDED` when DLPack's type for `dtype` is narrower
+/// than the byte TF stores each element in (float4_e2m1fn), else 0.
+fn padding_flag(dtype: DataType) -> Result<u64> {
+    let dl = dl_data_type(dtype)?;
+    Ok(if is_padded(dtype, dl) {
+        FLAG_IS_SUBBYTE_TYPE_PADDED
+    } else {
+        0
+    })
+}
 
 /// The pieces of an export, and whether it may be written.
 fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
@@ -81,8 +92,9 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn export(tensor: Tensor) -> Result<ManagedTensorVersioned> {
+    let pad = padding_flag(tensor.dtype())?;
     let (header, ctx, writable) = prepare(tensor)?;
-    let flags = if writable { 0 } else { FLAG_READ_ONLY };
+    let flags = pad | if writable { 0 } else { FLAG_READ_ONLY };
     Ok(ManagedTensorVersioned::new(header, ctx, flags))
 }
 
@@ -101,9 +113,10 @@ pub fn export(tensor: Tensor) -> Result<ManagedTensorVersioned> {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn export_copy(tensor: &Tensor) -> Result<ManagedTensorVersioned> {
+    let pad = padding_flag(tensor.dtype())?;
     let (header, ctx, writable) = prepare(tensor.deep_copy()?)?;
     debug_assert!(writable, "a deep copy owns its buffer");
-    let flags = FLAG_IS_COPIED | if writable { 0 } else { FLAG_READ_ONLY };
+    let flags = pad | FLAG_IS_COPIED | if writable { 0 } else { FLAG_READ_ONLY };
     Ok(ManagedTensorVersioned::new(header, ctx, flags))
 }
 
@@ -124,6 +137,13 @@ pub fn export_copy(tensor: &Tensor) -> Result<ManagedTensorVersioned> {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn export_legacy(tensor: Tensor) -> Result<ManagedTensor> {
+    if padding_flag(tensor.dtype())? != 0 {
+        return Err(Error::UnsupportedDataType(format!(
+            "cannot export {} as a legacy DLManagedTensor, which cannot signal \
+             IS_SUBBYTE_TYPE_PADDED (one value per byte); use the versioned form",
+            tensor.dtype()
+        )));
+    }
     let (header, ctx, writable) = prepare(tensor)?;
     if !writable {
         return Err(Error::InvalidArgument(

@@ -1,7 +1,7 @@
 //! Import: a producer's DLPack managed tensor adopted as a [`Tensor`].
 
-use super::data_type;
 use super::ffi::{DLManagedTensor, DLManagedTensorVersioned, Foreign};
+use super::{data_type, is_padded, FLAG_IS_SUBBYTE_TYPE_PADDED};
 use super::{ManagedTensor, ManagedTensorVersioned};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -151,7 +151,7 @@ fn layout_of(dims: &[i64], strides: &[i64]) -> Result<Layout> {
 }
 
 fn adopt(foreign: Foreign) -> Result<Tensor> {
-    let (t, _flags) = foreign.header()?;
+    let (t, flags) = foreign.header()?;
     let device = t.device.device_type;
     if !device.is_host_readable() {
         return Err(Error::InvalidArgument(format!(
@@ -161,6 +161,12 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
         )));
     }
     let dtype = data_type(t.dtype)?;
+    if is_padded(dtype, t.dtype) && flags & FLAG_IS_SUBBYTE_TYPE_PADDED == 0 {
+        return Err(Error::UnsupportedDataType(format!(
+            "{dtype} packed below one byte per value (no IS_SUBBYTE_TYPE_PADDED flag) is not \
+             supported: TensorFlow keeps one value per byte"
+        )));
+    }
     let ndim = usize::try_from(t.ndim)
         .ok()
         .filter(|&n| n <= MAX_DIMENSIONS)

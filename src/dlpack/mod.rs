@@ -26,7 +26,10 @@
 //! The dtype mapping ([`dl_data_type`], [`data_type`]): `bool` (6, 8),
 //! signed and unsigned integers (0 and 1, 8 to 64 bits), `half`, `float`,
 //! `double` (2, 16/32/64), `bfloat16` (4, 16), `complex64`/`complex128`
-//! (5, 64/128) and TF's five float8 types (codes 9 to 13).
+//! (5, 64/128), TF's five float8 types (codes 9 to 13) and `float4_e2m1fn`
+//! (17, 4 bits). TF keeps one float4 per byte, so it travels with
+//! [`FLAG_IS_SUBBYTE_TYPE_PADDED`] (versioned form only; an import without
+//! that flag, packed two per byte, is refused).
 //!
 //! ```
 //! use tftensor::{dlpack, Tensor};
@@ -86,7 +89,15 @@ const DTYPES: &[(DataType, u8, u8)] = &[
     (DataType::Float8E4M3FNUZ, type_code::FLOAT8_E4M3FNUZ, 8),
     (DataType::Float8E5M2, type_code::FLOAT8_E5M2, 8),
     (DataType::Float8E5M2FNUZ, type_code::FLOAT8_E5M2FNUZ, 8),
+    // TF keeps one float4 per byte: exported with `FLAG_IS_SUBBYTE_TYPE_PADDED`.
+    (DataType::Float4E2M1FN, type_code::FLOAT4_E2M1FN, 4),
 ];
+
+/// Whether DLPack's type for `dtype` is narrower than TF's one byte per
+/// element, so the data is sub-byte padded (`FLAG_IS_SUBBYTE_TYPE_PADDED`).
+fn is_padded(dtype: DataType, dl: DLDataType) -> bool {
+    usize::from(dl.bits) < dtype.size() * 8
+}
 
 /// The DLPack type of a dtype.
 ///
@@ -122,7 +133,7 @@ pub fn dl_data_type(dtype: DataType) -> Result<DLDataType> {
 ///
 /// # Errors
 /// [`Error::UnsupportedDataType`] for more than one lane, or a code and
-/// width this crate has no dtype for (e.g. float8_e8m0fnu, float4, int4).
+/// width this crate has no dtype for (e.g. float8_e8m0fnu, int4).
 ///
 /// ```
 /// use tftensor::dlpack::{data_type, type_code, DLDataType};
@@ -158,7 +169,8 @@ mod tests {
     #[test]
     fn table_is_consistent() {
         for &(dt, _, bits) in DTYPES {
-            assert_eq!(usize::from(bits), dt.size() * 8, "{dt}");
+            let padded = dt == DataType::Float4E2M1FN;
+            assert_eq!(usize::from(bits) == dt.size() * 8, !padded, "{dt}");
             assert_eq!(data_type(dl_data_type(dt).unwrap()).unwrap(), dt);
         }
         let mapped = DataType::all()
