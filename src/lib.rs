@@ -53,7 +53,7 @@ mod error;
 mod format;
 pub mod guide;
 pub mod limits;
-#[cfg(any(feature = "npy", feature = "safetensors"))]
+#[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
 mod mmap;
 #[cfg(feature = "npy")]
 pub mod npy;

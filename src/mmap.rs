@@ -15,8 +15,21 @@ use crate::error::{Error, Result};
 /// map is alive: those reads go straight to the mapped pages.
 pub(crate) unsafe fn map(path: &Path, what: &str) -> Result<Bytes> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(what, &e))?;
+    // SAFETY: forwarded to the caller (this function's contract).
+    unsafe { map_file(&file, what) }
+}
+
+/// Maps an open file read-only, as [`map`]; an empty file gives empty
+/// `Bytes` (mapping zero bytes fails on Linux).
+///
+/// # Safety
+/// As [`map`].
+pub(crate) unsafe fn map_file(file: &std::fs::File, what: &str) -> Result<Bytes> {
+    if file.metadata().map_err(|e| Error::io(what, &e))?.len() == 0 {
+        return Ok(Bytes::new());
+    }
     // SAFETY: the caller guarantees the file is not changed while mapped.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(what, &e))?;
+    let map = unsafe { memmap2::Mmap::map(file) }.map_err(|e| Error::io(what, &e))?;
     Ok(Bytes::from_owner(map))
 }
 
@@ -25,6 +38,7 @@ pub(crate) unsafe fn map(path: &Path, what: &str) -> Result<Bytes> {
 /// reading a large file from the page cache is bound by first-touch page
 /// faults on the destination, and 2 MiB pages take 512 times fewer than
 /// 4 KiB ones. The map is page-aligned and read-only once filled.
+#[cfg(any(feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_large<R: std::io::Read>(r: &mut R, len: usize) -> std::io::Result<Bytes> {
     let mut map = memmap2::MmapMut::map_anon(len)?;
     #[cfg(target_os = "linux")]

@@ -197,27 +197,6 @@ fn a_writable_export_hands_the_memory_over() {
     assert_eq!(back.as_slice::<f32>().unwrap(), &[1.0, 20.0, 3.0]);
 }
 
-#[test]
-fn live_exports_count_returns_to_zero() {
-    // Other tests run in parallel: count only what this test holds.
-    let t = sample(DataType::Float, &[8]);
-    let before = dlpack::live_exports();
-    let a = dlpack::export(t.clone()).unwrap();
-    let b = dlpack::export_legacy(t.deep_copy().unwrap()).unwrap();
-    assert!(dlpack::live_exports() >= before + 2);
-    let imported = dlpack::from_managed(a).unwrap();
-    drop(b);
-    drop(t);
-    drop(imported);
-    // No export of ours is alive in this test any more; others finish too.
-    for _ in 0..1000 {
-        if dlpack::live_exports() == 0 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-}
-
 // ----- a foreign producer -----
 
 /// A producer's managed tensor: owns its memory, shape and strides, and

@@ -732,25 +732,16 @@ fn open_shard(path: &Path, mode: Mode) -> Shard {
     };
     match mode {
         Mode::Read => Shard::File { file, len, name },
-        Mode::Mmap => map_shard(file, len, name),
+        Mode::Mmap => map_shard(file, name),
     }
 }
 
-fn map_shard(file: File, len: u64, name: String) -> Shard {
-    if len == 0 {
-        return Shard::Bytes {
-            bytes: Bytes::new(),
-            name,
-        };
-    }
+fn map_shard(file: File, name: String) -> Shard {
     // SAFETY: `open_mmap`'s caller promises the file is not modified or
     // truncated while the mapping (held by the returned `Bytes`) lives.
-    match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(map) => Shard::Bytes {
-            bytes: Bytes::from_owner(map),
-            name,
-        },
-        Err(e) => Shard::Missing(Error::io(&name, &e)),
+    match unsafe { crate::mmap::map_file(&file, &name) } {
+        Ok(bytes) => Shard::Bytes { bytes, name },
+        Err(e) => Shard::Missing(e),
     }
 }
 
