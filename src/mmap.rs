@@ -1,8 +1,6 @@
 //! Read-only memory maps as [`Bytes`], for the zero-copy file readers, and
 //! large reads into huge-page-advised anonymous maps.
 
-use std::path::Path;
-
 use bytes::Bytes;
 
 use crate::error::{Error, Result};
@@ -13,7 +11,8 @@ use crate::error::{Error, Result};
 /// # Safety
 /// The file must not be modified or truncated while any `Bytes` over the
 /// map is alive: those reads go straight to the mapped pages.
-pub(crate) unsafe fn map(path: &Path, what: &str) -> Result<Bytes> {
+#[cfg(any(feature = "npy", feature = "safetensors"))]
+pub(crate) unsafe fn map(path: &std::path::Path, what: &str) -> Result<Bytes> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(what, &e))?;
     // SAFETY: forwarded to the caller (this function's contract).
     unsafe { map_file(&file, what) }
