@@ -244,7 +244,11 @@ fn a_record_that_is_not_a_tensor_names_the_record() {
     w.finish().unwrap();
     let err = read_tensors(&path, Compression::None).unwrap_err();
     assert!(matches!(err, Error::InvalidProto(_)), "{err:?}");
-    assert!(err.to_string().contains("x.tfrecord: record 1: "), "{err}");
+    assert!(
+        err.to_string()
+            .contains("x.tfrecord: record 1 is not a serialized TensorProto: "),
+        "{err}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 

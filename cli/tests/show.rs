@@ -83,7 +83,7 @@ fn show_equals_tf_summarize_value_for_every_vector() {
         }
         checked += cases.len();
     }
-    assert_eq!(checked, 1978);
+    assert_eq!(checked, 2038);
 }
 
 #[test]
