@@ -287,11 +287,10 @@ impl Root {
         if self.typed {
             return None;
         }
+        // Nothing writes these bytes while a `&Root` exists: a write needs an
+        // `Exclusive`, which mutably borrows the root's only `Arc` for its life.
         // SAFETY: a byte root's `ptr` is valid and initialized for `len`
-        // bytes while `self` lives. Nothing writes them meanwhile: a write
-        // needs an `Exclusive`, which mutably borrows the only `Arc` of the
-        // root for its whole life and never hands out `&Root`, so no
-        // `&Root` (like this one) can be reached while it exists.
+        // bytes while `self` lives, and unwritten (above).
         Some(unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) })
     }
 
