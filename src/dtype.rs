@@ -4,7 +4,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
 
 /// A TensorFlow `DataType`: the proto enum value, kept as its number.
 ///
@@ -50,12 +49,168 @@ struct Info {
     kind: Kind,
 }
 
-/// Generates the named constants and the table from one list, so a dtype's
-/// number, names and size are written exactly once.
+/// The dtype row list: every dtype a tensor can hold, written once. Calls
+/// `callback! { (args) rows }` with one row per dtype; the crate generates
+/// from it the [`DataType`] constants and table (here), the `Element` impls
+/// and `dispatch_dtype!` (`element`), the `ProtoElement` impls
+/// (`proto::field`) and the `SummaryElement` impls (`summary::element`).
+///
+/// Columns: constant `=` proto number, then `name` (TF's `DataTypeString`),
+/// `proto_name`, `size` (TF's `DataTypeSize`), `kind` (the predicates),
+/// `rust` (the element type), `store` (how a buffer holds it: `pod` bytes,
+/// `bool` bytes checked to be 0 or 1, or a `typed` `Vec`, with the module
+/// that implements `Element` for it), `proto` (the `TensorProto` field:
+/// `repeated` field `=` number, compressed field width, read and write
+/// conversions; `complex` pairs; `float8` bytes; `custom` codec), `summary`
+/// (how `SummarizeValue` prints an element: `decimal`, `float` via `f32`,
+/// `double`, `unprintable` as `?`, or `custom`) and `doc`.
+///
+/// Not part of the API: exported so that `dispatch_dtype!` works from the
+/// crate's tests.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_dtype {
+    ($callback:ident $(, $($args:tt)*)?) => {
+        $crate::for_each_dtype! { [$callback] $($($args)*)? }
+    };
+    ([$($callback:tt)*] $($args:tt)*) => {
+        $($callback)*! { ($($args)*)
+            Float = 1 { name: "float", proto_name: "DT_FLOAT", size: 4, kind: Float, rust: f32, store: pod,
+                proto: [repeated float_val = 5, Some(4), |v| v, |v| v], summary: float,
+                doc: "32-bit IEEE float (`f32`)." }
+            Double = 2 { name: "double", proto_name: "DT_DOUBLE", size: 8, kind: Float, rust: f64, store: pod,
+                proto: [repeated double_val = 6, Some(8), |v| v, |v| v], summary: double,
+                doc: "64-bit IEEE float (`f64`)." }
+            Int32 = 3 { name: "int32", proto_name: "DT_INT32", size: 4, kind: Int, rust: i32, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| v, |v| v], summary: decimal,
+                doc: "Signed 32-bit integer (`i32`)." }
+            // Narrow types keep the low bits of int_val (C++ narrowing).
+            UInt8 = 4 { name: "uint8", proto_name: "DT_UINT8", size: 1, kind: Int, rust: u8, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| v as u8, |v| i32::from(v)], summary: decimal,
+                doc: "Unsigned 8-bit integer (`u8`)." }
+            Int16 = 5 { name: "int16", proto_name: "DT_INT16", size: 2, kind: Int, rust: i16, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| v as i16, |v| i32::from(v)], summary: decimal,
+                doc: "Signed 16-bit integer (`i16`)." }
+            Int8 = 6 { name: "int8", proto_name: "DT_INT8", size: 1, kind: Int, rust: i8, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| v as i8, |v| i32::from(v)], summary: decimal,
+                doc: "Signed 8-bit integer (`i8`)." }
+            String = 7 { name: "string", proto_name: "DT_STRING", size: 0, kind: String,
+                rust: $crate::bytes::Bytes, store: typed(element), proto: [custom], summary: custom,
+                doc: "Byte string (`bytes::Bytes`); need not be UTF-8." }
+            Complex64 = 8 { name: "complex64", proto_name: "DT_COMPLEX64", size: 8, kind: Complex,
+                rust: $crate::num_complex::Complex<f32>, store: pod,
+                proto: [complex scomplex_val = 9, f32], summary: unprintable,
+                doc: "Complex of two `f32` (`Complex<f32>`)." }
+            Int64 = 9 { name: "int64", proto_name: "DT_INT64", size: 8, kind: Int, rust: i64, store: pod,
+                proto: [repeated int64_val = 10, Some(8), |v| v, |v| v], summary: decimal,
+                doc: "Signed 64-bit integer (`i64`)." }
+            Bool = 10 { name: "bool", proto_name: "DT_BOOL", size: 1, kind: Bool, rust: bool, store: bool,
+                proto: [repeated bool_val = 11, Some(1), |v| v, |v| v], summary: custom,
+                doc: "Boolean, one byte holding 0 or 1 (`bool`)." }
+            QInt8 = 11 { name: "qint8", proto_name: "DT_QINT8", size: 1, kind: Quantized,
+                rust: $crate::QInt8, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| $crate::QInt8(v as i8), |v| i32::from(v.0)],
+                summary: decimal, doc: "Quantized signed 8-bit ([`QInt8`](crate::QInt8))." }
+            QUInt8 = 12 { name: "quint8", proto_name: "DT_QUINT8", size: 1, kind: Quantized,
+                rust: $crate::QUInt8, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| $crate::QUInt8(v as u8), |v| i32::from(v.0)],
+                summary: decimal, doc: "Quantized unsigned 8-bit ([`QUInt8`](crate::QUInt8))." }
+            QInt32 = 13 { name: "qint32", proto_name: "DT_QINT32", size: 4, kind: Quantized,
+                rust: $crate::QInt32, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| $crate::QInt32(v), |v| v.0],
+                summary: unprintable, doc: "Quantized signed 32-bit ([`QInt32`](crate::QInt32))." }
+            BFloat16 = 14 { name: "bfloat16", proto_name: "DT_BFLOAT16", size: 2, kind: Float,
+                rust: $crate::half::bf16, store: pod,
+                proto: [repeated half_val = 13, Some(4), |v| $crate::half::bf16::from_bits(v as u16),
+                    |v| i32::from(v.to_bits())],
+                summary: float, doc: "Brain float 16 (`half::bf16`)." }
+            QInt16 = 15 { name: "qint16", proto_name: "DT_QINT16", size: 2, kind: Quantized,
+                rust: $crate::QInt16, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| $crate::QInt16(v as i16), |v| i32::from(v.0)],
+                summary: decimal, doc: "Quantized signed 16-bit ([`QInt16`](crate::QInt16))." }
+            QUInt16 = 16 { name: "quint16", proto_name: "DT_QUINT16", size: 2, kind: Quantized,
+                rust: $crate::QUInt16, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| $crate::QUInt16(v as u16), |v| i32::from(v.0)],
+                summary: decimal, doc: "Quantized unsigned 16-bit ([`QUInt16`](crate::QUInt16))." }
+            UInt16 = 17 { name: "uint16", proto_name: "DT_UINT16", size: 2, kind: Int, rust: u16, store: pod,
+                proto: [repeated int_val = 7, Some(4), |v| v as u16, |v| i32::from(v)], summary: decimal,
+                doc: "Unsigned 16-bit integer (`u16`)." }
+            Complex128 = 18 { name: "complex128", proto_name: "DT_COMPLEX128", size: 16, kind: Complex,
+                rust: $crate::num_complex::Complex<f64>, store: pod,
+                proto: [complex dcomplex_val = 12, f64], summary: unprintable,
+                doc: "Complex of two `f64` (`Complex<f64>`)." }
+            Half = 19 { name: "half", proto_name: "DT_HALF", size: 2, kind: Float,
+                rust: $crate::half::f16, store: pod,
+                proto: [repeated half_val = 13, Some(4), |v| $crate::half::f16::from_bits(v as u16),
+                    |v| i32::from(v.to_bits())],
+                summary: float, doc: "IEEE half float (`half::f16`)." }
+            Resource = 20 { name: "resource", proto_name: "DT_RESOURCE", size: 0, kind: Resource,
+                rust: $crate::ResourceHandle, store: typed(resource), proto: [custom], summary: custom,
+                doc: "Resource handle ([`ResourceHandle`](crate::ResourceHandle))." }
+            Variant = 21 { name: "variant", proto_name: "DT_VARIANT", size: 0, kind: Variant,
+                rust: $crate::Variant, store: typed(variant), proto: [custom], summary: custom,
+                doc: "Type-erased value ([`Variant`](crate::Variant))." }
+            UInt32 = 22 { name: "uint32", proto_name: "DT_UINT32", size: 4, kind: Int, rust: u32, store: pod,
+                proto: [repeated uint32_val = 16, Some(4), |v| v, |v| v], summary: decimal,
+                doc: "Unsigned 32-bit integer (`u32`)." }
+            UInt64 = 23 { name: "uint64", proto_name: "DT_UINT64", size: 8, kind: Int, rust: u64, store: pod,
+                proto: [repeated uint64_val = 17, Some(8), |v| v, |v| v], summary: decimal,
+                doc: "Unsigned 64-bit integer (`u64`)." }
+            Float8E5M2 = 24 { name: "float8_e5m2", proto_name: "DT_FLOAT8_E5M2", size: 1, kind: Float,
+                rust: $crate::Float8E5M2, store: pod, proto: [float8], summary: float,
+                doc: "8-bit float, 5 exponent and 2 mantissa bits." }
+            Float8E4M3FN = 25 { name: "float8_e4m3fn", proto_name: "DT_FLOAT8_E4M3FN", size: 1, kind: Float,
+                rust: $crate::Float8E4M3FN, store: pod, proto: [float8], summary: float,
+                doc: "8-bit float, 4 exponent and 3 mantissa bits, finite." }
+            Float8E4M3FNUZ = 26 { name: "float8_e4m3fnuz", proto_name: "DT_FLOAT8_E4M3FNUZ", size: 1,
+                kind: Float, rust: $crate::Float8E4M3FNUZ, store: pod, proto: [float8],
+                summary: unprintable, doc: "8-bit float e4m3, finite, unsigned zero." }
+            Float8E4M3B11FNUZ = 27 { name: "float8_e4m3b11fnuz", proto_name: "DT_FLOAT8_E4M3B11FNUZ",
+                size: 1, kind: Float, rust: $crate::Float8E4M3B11FNUZ, store: pod, proto: [float8],
+                summary: float, doc: "8-bit float e4m3 with exponent bias 11, finite, unsigned zero." }
+            Float8E5M2FNUZ = 28 { name: "float8_e5m2fnuz", proto_name: "DT_FLOAT8_E5M2FNUZ", size: 1,
+                kind: Float, rust: $crate::Float8E5M2FNUZ, store: pod, proto: [float8],
+                summary: unprintable, doc: "8-bit float e5m2, finite, unsigned zero." }
+            // int4/uint4 and int2/uint2 are narrowed to a byte, not masked
+            // to their bits, as TF does.
+            Int4 = 29 { name: "int4", proto_name: "DT_INT4", size: 1, kind: Int, rust: $crate::Int4,
+                store: pod, proto: [repeated int_val = 7, None, |v| $crate::Int4::from_bits(v as i8),
+                    |v| v.to_i32()],
+                summary: decimal,
+                doc: "Signed 4-bit integer, stored one per byte ([`Int4`](crate::Int4))." }
+            UInt4 = 30 { name: "uint4", proto_name: "DT_UINT4", size: 1, kind: Int, rust: $crate::UInt4,
+                store: pod, proto: [repeated int_val = 7, None, |v| $crate::UInt4::from_bits(v as u8),
+                    |v| v.to_i32()],
+                summary: decimal,
+                doc: "Unsigned 4-bit integer, stored one per byte ([`UInt4`](crate::UInt4))." }
+            Int2 = 31 { name: "int2", proto_name: "DT_INT2", size: 1, kind: Int, rust: $crate::Int2,
+                store: pod, proto: [repeated int_val = 7, None, |v| $crate::Int2::from_bits(v as i8),
+                    |v| v.to_i32()],
+                summary: decimal,
+                doc: "Signed 2-bit integer, stored one per byte ([`Int2`](crate::Int2))." }
+            UInt2 = 32 { name: "uint2", proto_name: "DT_UINT2", size: 1, kind: Int, rust: $crate::UInt2,
+                store: pod, proto: [repeated int_val = 7, None, |v| $crate::UInt2::from_bits(v as u8),
+                    |v| v.to_i32()],
+                summary: decimal,
+                doc: "Unsigned 2-bit integer, stored one per byte ([`UInt2`](crate::UInt2))." }
+            Float4E2M1FN = 33 { name: "float4_e2m1fn", proto_name: "DT_FLOAT4_E2M1FN", size: 1, kind: Float,
+                rust: $crate::Float4E2M1FN, store: pod, proto: [float8], summary: float,
+                doc: "4-bit float, 2 exponent and 1 mantissa bits, finite ([`Float4E2M1FN`](crate::Float4E2M1FN))." }
+        }
+    };
+}
+
+/// Generates the named constants and the table from the row list.
 macro_rules! dtype_table {
-    ($( $konst:ident = $num:literal, $name:literal, $proto:literal, $size:literal, $kind:ident, $doc:literal; )*) => {
+    (() $( $konst:ident = $num:literal { name: $name:literal, proto_name: $proto:literal,
+        size: $size:literal, kind: $kind:ident, rust: $t:ty, store: $store:ident $(($home:ident))?,
+        proto: $codec:tt, summary: $summary:ident, doc: $doc:literal } )*) => {
         #[allow(non_upper_case_globals)]
         impl DataType {
+            /// Not a type; no tensor holds it.
+            ///
+            /// Proto number 0, TF name `INVALID`.
+            pub const Invalid: DataType = DataType(0);
             $(
                 #[doc = $doc]
                 #[doc = ""]
@@ -64,50 +219,32 @@ macro_rules! dtype_table {
             )*
         }
 
+        /// Indexed by proto number.
         const TABLE: &[Info] = &[
+            Info { name: "INVALID", proto_name: "DT_INVALID", size: 0, kind: Kind::Invalid },
             $( Info { name: $name, proto_name: $proto, size: $size, kind: Kind::$kind }, )*
         ];
 
         /// Every dtype a tensor can hold, in proto-number order.
         const TENSOR_DTYPES: &[DataType] = &[ $( DataType::$konst, )* ];
+
+        // The table is indexed by number: rows are in order, without gaps.
+        const _: () = assert!(numbered_from(TENSOR_DTYPES, 1));
     };
 }
 
-dtype_table! {
-    Invalid = 0, "INVALID", "DT_INVALID", 0, Invalid, "Not a type; no tensor holds it.";
-    Float = 1, "float", "DT_FLOAT", 4, Float, "32-bit IEEE float (`f32`).";
-    Double = 2, "double", "DT_DOUBLE", 8, Float, "64-bit IEEE float (`f64`).";
-    Int32 = 3, "int32", "DT_INT32", 4, Int, "Signed 32-bit integer (`i32`).";
-    UInt8 = 4, "uint8", "DT_UINT8", 1, Int, "Unsigned 8-bit integer (`u8`).";
-    Int16 = 5, "int16", "DT_INT16", 2, Int, "Signed 16-bit integer (`i16`).";
-    Int8 = 6, "int8", "DT_INT8", 1, Int, "Signed 8-bit integer (`i8`).";
-    String = 7, "string", "DT_STRING", 0, String, "Byte string (`bytes::Bytes`); need not be UTF-8.";
-    Complex64 = 8, "complex64", "DT_COMPLEX64", 8, Complex, "Complex of two `f32` (`Complex<f32>`).";
-    Int64 = 9, "int64", "DT_INT64", 8, Int, "Signed 64-bit integer (`i64`).";
-    Bool = 10, "bool", "DT_BOOL", 1, Bool, "Boolean, one byte holding 0 or 1 (`bool`).";
-    QInt8 = 11, "qint8", "DT_QINT8", 1, Quantized, "Quantized signed 8-bit ([`QInt8`](crate::QInt8)).";
-    QUInt8 = 12, "quint8", "DT_QUINT8", 1, Quantized, "Quantized unsigned 8-bit ([`QUInt8`](crate::QUInt8)).";
-    QInt32 = 13, "qint32", "DT_QINT32", 4, Quantized, "Quantized signed 32-bit ([`QInt32`](crate::QInt32)).";
-    BFloat16 = 14, "bfloat16", "DT_BFLOAT16", 2, Float, "Brain float 16 (`half::bf16`).";
-    QInt16 = 15, "qint16", "DT_QINT16", 2, Quantized, "Quantized signed 16-bit ([`QInt16`](crate::QInt16)).";
-    QUInt16 = 16, "quint16", "DT_QUINT16", 2, Quantized, "Quantized unsigned 16-bit ([`QUInt16`](crate::QUInt16)).";
-    UInt16 = 17, "uint16", "DT_UINT16", 2, Int, "Unsigned 16-bit integer (`u16`).";
-    Complex128 = 18, "complex128", "DT_COMPLEX128", 16, Complex, "Complex of two `f64` (`Complex<f64>`).";
-    Half = 19, "half", "DT_HALF", 2, Float, "IEEE half float (`half::f16`).";
-    Resource = 20, "resource", "DT_RESOURCE", 0, Resource, "Resource handle ([`ResourceHandle`](crate::ResourceHandle)).";
-    Variant = 21, "variant", "DT_VARIANT", 0, Variant, "Type-erased value ([`Variant`](crate::Variant)).";
-    UInt32 = 22, "uint32", "DT_UINT32", 4, Int, "Unsigned 32-bit integer (`u32`).";
-    UInt64 = 23, "uint64", "DT_UINT64", 8, Int, "Unsigned 64-bit integer (`u64`).";
-    Float8E5M2 = 24, "float8_e5m2", "DT_FLOAT8_E5M2", 1, Float, "8-bit float, 5 exponent and 2 mantissa bits.";
-    Float8E4M3FN = 25, "float8_e4m3fn", "DT_FLOAT8_E4M3FN", 1, Float, "8-bit float, 4 exponent and 3 mantissa bits, finite.";
-    Float8E4M3FNUZ = 26, "float8_e4m3fnuz", "DT_FLOAT8_E4M3FNUZ", 1, Float, "8-bit float e4m3, finite, unsigned zero.";
-    Float8E4M3B11FNUZ = 27, "float8_e4m3b11fnuz", "DT_FLOAT8_E4M3B11FNUZ", 1, Float, "8-bit float e4m3 with exponent bias 11, finite, unsigned zero.";
-    Float8E5M2FNUZ = 28, "float8_e5m2fnuz", "DT_FLOAT8_E5M2FNUZ", 1, Float, "8-bit float e5m2, finite, unsigned zero.";
-    Int4 = 29, "int4", "DT_INT4", 1, Int, "Signed 4-bit integer, stored one per byte ([`Int4`](crate::Int4)).";
-    UInt4 = 30, "uint4", "DT_UINT4", 1, Int, "Unsigned 4-bit integer, stored one per byte ([`UInt4`](crate::UInt4)).";
-    Int2 = 31, "int2", "DT_INT2", 1, Int, "Signed 2-bit integer, stored one per byte ([`Int2`](crate::Int2)).";
-    UInt2 = 32, "uint2", "DT_UINT2", 1, Int, "Unsigned 2-bit integer, stored one per byte ([`UInt2`](crate::UInt2)).";
-    Float4E2M1FN = 33, "float4_e2m1fn", "DT_FLOAT4_E2M1FN", 1, Float, "4-bit float, 2 exponent and 1 mantissa bits, finite ([`Float4E2M1FN`](crate::Float4E2M1FN)).";
+crate::for_each_dtype!(dtype_table);
+
+/// Whether `rows` are numbered `first`, `first + 1`, ...
+const fn numbered_from(mut rows: &[DataType], mut first: i32) -> bool {
+    while let [row, rest @ ..] = rows {
+        if row.0 != first {
+            return false;
+        }
+        rows = rest;
+        first += 1;
+    }
+    true
 }
 
 /// TF's `kDataTypeRefOffset`.
@@ -122,8 +259,7 @@ impl DataType {
     /// assert_eq!(DataType::all()[0], DataType::Float);
     /// ```
     pub fn all() -> &'static [DataType] {
-        // TENSOR_DTYPES starts with Invalid.
-        TENSOR_DTYPES.get(1..).unwrap_or(&[])
+        TENSOR_DTYPES
     }
 
     /// The dtype with proto number `n`, known or not.
@@ -308,24 +444,6 @@ impl DataType {
     pub fn is_complex(self) -> bool {
         self.kind() == Kind::Complex
     }
-
-    /// Checks that a tensor can hold this dtype; TF's `"Type not set"` and
-    /// `"Unexpected type: <DT_NAME>"` otherwise.
-    pub(crate) fn check_tensor_dtype(self) -> crate::Result<()> {
-        if self == DataType::Invalid {
-            Err(Error::UnsupportedDataType("Type not set".into()))
-        } else if self.is_valid_tensor_dtype() {
-            Ok(())
-        } else {
-            Err(Error::UnsupportedDataType(format!(
-                "Unexpected type: {}",
-                match self.proto_name() {
-                    n if n.is_empty() => self.0.to_string(),
-                    n => n,
-                }
-            )))
-        }
-    }
 }
 
 impl Default for DataType {
@@ -381,8 +499,45 @@ impl From<DataType> for i32 {
     }
 }
 
+/// The error of parsing a [`DataType`] from a name it does not have
+/// (TF's `"Unknown data type: <name>"`).
+///
+/// ```
+/// use tftensor::{DataType, ParseDataTypeError};
+/// let err: ParseDataTypeError = "float33".parse::<DataType>().unwrap_err();
+/// assert_eq!(err.to_string(), "Unknown data type: float33");
+/// assert_eq!(err.input(), "float33");
+/// // `?` turns it into `tftensor::Error::InvalidArgument`.
+/// let e: tftensor::Error = err.into();
+/// assert!(matches!(e, tftensor::Error::InvalidArgument(_)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseDataTypeError {
+    input: String,
+}
+
+impl ParseDataTypeError {
+    /// The text that is not a dtype name.
+    ///
+    /// ```
+    /// let err = "nope".parse::<tftensor::DataType>().unwrap_err();
+    /// assert_eq!(err.input(), "nope");
+    /// ```
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+}
+
+impl fmt::Display for ParseDataTypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Unknown data type: {}", self.input)
+    }
+}
+
+impl std::error::Error for ParseDataTypeError {}
+
 impl FromStr for DataType {
-    type Err = Error;
+    type Err = ParseDataTypeError;
 
     /// TF's `DataTypeFromString`: the names, the aliases `float32`,
     /// `float64`, `float16`, and a `_ref` suffix.
@@ -394,7 +549,7 @@ impl FromStr for DataType {
     /// assert!("int32_ref_ref".parse::<DataType>().is_err());
     /// assert!("INVALID".parse::<DataType>().is_err());
     /// ```
-    fn from_str(s: &str) -> Result<Self, Error> {
+    fn from_str(s: &str) -> Result<Self, ParseDataTypeError> {
         let (base, is_ref) = match s.strip_suffix("_ref") {
             Some(b) => (b, true),
             None => (s, false),
@@ -408,7 +563,9 @@ impl FromStr for DataType {
         match base_dt {
             Some(d) if is_ref => Ok(d.as_ref_type()),
             Some(d) => Ok(d),
-            None => Err(Error::InvalidArgument(format!("Unknown data type: {s}"))),
+            None => Err(ParseDataTypeError {
+                input: s.to_string(),
+            }),
         }
     }
 }
@@ -483,28 +640,6 @@ mod tests {
         assert_eq!(DataType::Invalid.name(), "INVALID");
         // 100 is not a ref type (TF: IsRefType is `> 100`).
         assert_eq!(DataType::from_i32(100).name(), "unknown dtype enum (100)");
-        assert_eq!(
-            DataType::Invalid
-                .check_tensor_dtype()
-                .unwrap_err()
-                .to_string(),
-            "Type not set"
-        );
-        assert_eq!(
-            DataType::Float
-                .as_ref_type()
-                .check_tensor_dtype()
-                .unwrap_err()
-                .to_string(),
-            "Unexpected type: DT_FLOAT_REF"
-        );
-        assert_eq!(
-            DataType::from_i32(999)
-                .check_tensor_dtype()
-                .unwrap_err()
-                .to_string(),
-            "Unexpected type: 999"
-        );
     }
 
     #[test]

@@ -132,6 +132,22 @@ impl Error {
     }
 }
 
+impl From<crate::dtype::ParseDataTypeError> for Error {
+    /// `InvalidArgument` with the parse error's message, TF's
+    /// `"Unknown data type: <name>"`.
+    ///
+    /// ```
+    /// fn parse(s: &str) -> tftensor::Result<tftensor::DataType> {
+    ///     Ok(s.parse()?)
+    /// }
+    /// let err = parse("nope").unwrap_err();
+    /// assert_eq!(err, tftensor::Error::InvalidArgument("Unknown data type: nope".into()));
+    /// ```
+    fn from(e: crate::dtype::ParseDataTypeError) -> Self {
+        Error::InvalidArgument(e.to_string())
+    }
+}
+
 /// `Result` with [`Error`] as the error type.
 ///
 /// ```

@@ -70,7 +70,7 @@ pub mod tfrecord;
 mod typed;
 
 pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocator, ALIGNMENT};
-pub use dtype::DataType;
+pub use dtype::{DataType, ParseDataTypeError};
 pub use element::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
     Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,

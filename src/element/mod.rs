@@ -19,11 +19,7 @@ pub use self::quantized::{QInt16, QInt32, QInt8, QUInt16, QUInt8};
 pub use self::resource::ResourceHandle;
 pub use self::variant::Variant;
 
-use bytes::Bytes;
-use half::{bf16, f16};
-use num_complex::Complex;
-
-use crate::buffer::{Repr, Stored};
+use crate::buffer::Stored;
 use crate::dtype::DataType;
 
 /// A Rust type that is the element type of one [`DataType`].
@@ -61,243 +57,106 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// POD elements: any bit pattern is valid (checked at compile time by the
-/// `bytemuck::Pod` bound below), so the buffer may hold them as bytes.
-macro_rules! pod_element {
-    ($($t:ty => $dt:ident),* $(,)?) => {$(
-        impl Element for $t {
-            const DTYPE: DataType = DataType::$dt;
-        }
-        impl PodElement for $t {}
-        impl sealed::Sealed for $t {}
+/// Compile-time proof that `T` is `bytemuck::Pod`.
+pub(crate) const fn assert_pod<T: bytemuck::Pod>() {}
+
+/// The `Element` impls of the row list's `store` column, for the rows whose
+/// impl lives in module `$here`: POD elements (any bit pattern is valid,
+/// checked at compile time by `assert_pod`, so the buffer may hold them as
+/// bytes, and their size is the table's), `bool` (one byte, but only 0 and 1
+/// are valid: the buffer checks every byte before it hands out bools), and
+/// typed elements, which live in a `Vec` of their own.
+macro_rules! element_impls {
+    (($here:ident) $( $konst:ident = $num:literal { name: $name:literal, proto_name: $proto:literal,
+        size: $size:literal, kind: $kind:ident, rust: $t:ty, store: $store:ident $(($home:ident))?,
+        proto: $codec:tt, summary: $summary:ident, doc: $doc:literal } )*) => {
+        $( $crate::element::element_impl!($here, $store $(($home))?, $konst, $size, $t); )*
+    };
+}
+pub(crate) use element_impls;
+
+/// One row of [`element_impls!`]: the impls if the row's home is `$here`.
+macro_rules! element_impl {
+    (element, pod, $konst:ident, $size:literal, $t:ty) => {
+        $crate::element::element_impl!(@element $konst, $t);
+        impl $crate::element::PodElement for $t {}
         // SAFETY: `$t` is `bytemuck::Pod`, which `assert_pod` checks.
-        unsafe impl Stored for $t {
-            const REPR: Repr = {
-                assert_pod::<$t>();
-                Repr::Pod
+        unsafe impl $crate::buffer::Stored for $t {
+            const REPR: $crate::buffer::Repr = {
+                $crate::element::assert_pod::<$t>();
+                assert!(size_of::<$t>() == $size);
+                $crate::buffer::Repr::Pod
             };
         }
-    )*};
-}
-
-/// Compile-time proof that `T` is `bytemuck::Pod`.
-const fn assert_pod<T: bytemuck::Pod>() {}
-
-pod_element! {
-    f32 => Float, f64 => Double, i32 => Int32, u8 => UInt8, i16 => Int16, i8 => Int8,
-    Complex<f32> => Complex64, i64 => Int64, QInt8 => QInt8, QUInt8 => QUInt8, QInt32 => QInt32,
-    bf16 => BFloat16, QInt16 => QInt16, QUInt16 => QUInt16, u16 => UInt16,
-    Complex<f64> => Complex128, f16 => Half, u32 => UInt32, u64 => UInt64,
-    Float8E5M2 => Float8E5M2, Float8E4M3FN => Float8E4M3FN, Float8E4M3FNUZ => Float8E4M3FNUZ,
-    Float8E4M3B11FNUZ => Float8E4M3B11FNUZ, Float8E5M2FNUZ => Float8E5M2FNUZ,
-    Int4 => Int4, UInt4 => UInt4, Int2 => Int2, UInt2 => UInt2, Float4E2M1FN => Float4E2M1FN,
-}
-
-// bool is one byte but only 0 and 1 are valid: the buffer checks every
-// byte before it hands out bools.
-impl Element for bool {
-    const DTYPE: DataType = DataType::Bool;
-}
-impl PodElement for bool {}
-impl sealed::Sealed for bool {}
-// SAFETY: `Repr::Bool` is for `bool`.
-unsafe impl Stored for bool {
-    const REPR: Repr = Repr::Bool;
-}
-
-/// Non-POD elements live in a `Vec` of their own.
-macro_rules! typed_element {
-    ($($t:ty => $dt:ident;)*) => {$(
-        impl Element for $t {
-            const DTYPE: DataType = DataType::$dt;
+    };
+    (element, bool, $konst:ident, $size:literal, $t:ty) => {
+        $crate::element::element_impl!(@element $konst, $t);
+        impl $crate::element::PodElement for $t {}
+        // SAFETY: `Repr::Bool` is for `bool`.
+        unsafe impl $crate::buffer::Stored for $t {
+            const REPR: $crate::buffer::Repr = $crate::buffer::Repr::Bool;
         }
-        impl sealed::Sealed for $t {}
+    };
+    (element, typed(element), $($row:tt)*) => { $crate::element::element_impl!(@typed $($row)*); };
+    (resource, typed(resource), $($row:tt)*) => { $crate::element::element_impl!(@typed $($row)*); };
+    (variant, typed(variant), $($row:tt)*) => { $crate::element::element_impl!(@typed $($row)*); };
+    ($here:ident, $($other:tt)*) => {};
+    (@typed $konst:ident, $size:literal, $t:ty) => {
+        $crate::element::element_impl!(@element $konst, $t);
+        // Typed elements are not bytes: the table gives them size 0.
+        const _: () = assert!($size == 0);
         // SAFETY: `Repr::Typed` promises nothing about bytes.
-        unsafe impl Stored for $t {
-            const REPR: Repr = Repr::Typed;
+        unsafe impl $crate::buffer::Stored for $t {
+            const REPR: $crate::buffer::Repr = $crate::buffer::Repr::Typed;
         }
-    )*};
+    };
+    (@element $konst:ident, $t:ty) => {
+        impl $crate::element::Element for $t {
+            const DTYPE: $crate::dtype::DataType = $crate::dtype::DataType::$konst;
+        }
+        impl $crate::element::sealed::Sealed for $t {}
+    };
 }
+pub(crate) use element_impl;
 
-typed_element! {
-    Bytes => String;
-    ResourceHandle => Resource;
-    Variant => Variant;
-}
+crate::for_each_dtype!(element_impls, element);
 
 /// Runs `$body` with `$T` bound to the element type of `$dtype`; evaluates
 /// `$other` for dtypes a tensor cannot hold. The one dtype dispatch of the
-/// crate: every per-dtype operation goes through it.
+/// crate, generated from the dtype row list: every per-dtype operation goes
+/// through it.
 ///
-/// ```text
-/// let n = dispatch_dtype!(dt, T => std::mem::size_of::<T>(), _ => 0);
+/// Not part of the API: exported (hidden) for the crate's tests.
+///
 /// ```
+/// let n = tftensor::dispatch_dtype!(tftensor::DataType::Half, T => std::mem::size_of::<T>(), _ => 0);
+/// assert_eq!(n, 2);
+/// ```
+#[doc(hidden)]
+#[macro_export]
 macro_rules! dispatch_dtype {
-    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
-        use $crate::dtype::DataType as __Dt;
-        #[allow(unused_imports)]
-        use $crate::element::*;
-        match $dtype {
-            __Dt::Float => {
-                type $T = f32;
-                $body
-            }
-            __Dt::Double => {
-                type $T = f64;
-                $body
-            }
-            __Dt::Int32 => {
-                type $T = i32;
-                $body
-            }
-            __Dt::UInt8 => {
-                type $T = u8;
-                $body
-            }
-            __Dt::Int16 => {
-                type $T = i16;
-                $body
-            }
-            __Dt::Int8 => {
-                type $T = i8;
-                $body
-            }
-            __Dt::String => {
-                type $T = ::bytes::Bytes;
-                $body
-            }
-            __Dt::Complex64 => {
-                type $T = ::num_complex::Complex<f32>;
-                $body
-            }
-            __Dt::Int64 => {
-                type $T = i64;
-                $body
-            }
-            __Dt::Bool => {
-                type $T = bool;
-                $body
-            }
-            __Dt::QInt8 => {
-                type $T = QInt8;
-                $body
-            }
-            __Dt::QUInt8 => {
-                type $T = QUInt8;
-                $body
-            }
-            __Dt::QInt32 => {
-                type $T = QInt32;
-                $body
-            }
-            __Dt::BFloat16 => {
-                type $T = ::half::bf16;
-                $body
-            }
-            __Dt::QInt16 => {
-                type $T = QInt16;
-                $body
-            }
-            __Dt::QUInt16 => {
-                type $T = QUInt16;
-                $body
-            }
-            __Dt::UInt16 => {
-                type $T = u16;
-                $body
-            }
-            __Dt::Complex128 => {
-                type $T = ::num_complex::Complex<f64>;
-                $body
-            }
-            __Dt::Half => {
-                type $T = ::half::f16;
-                $body
-            }
-            __Dt::Resource => {
-                type $T = ResourceHandle;
-                $body
-            }
-            __Dt::Variant => {
-                type $T = Variant;
-                $body
-            }
-            __Dt::UInt32 => {
-                type $T = u32;
-                $body
-            }
-            __Dt::UInt64 => {
-                type $T = u64;
-                $body
-            }
-            __Dt::Float8E5M2 => {
-                type $T = Float8E5M2;
-                $body
-            }
-            __Dt::Float8E4M3FN => {
-                type $T = Float8E4M3FN;
-                $body
-            }
-            __Dt::Float8E4M3FNUZ => {
-                type $T = Float8E4M3FNUZ;
-                $body
-            }
-            __Dt::Float8E4M3B11FNUZ => {
-                type $T = Float8E4M3B11FNUZ;
-                $body
-            }
-            __Dt::Float8E5M2FNUZ => {
-                type $T = Float8E5M2FNUZ;
-                $body
-            }
-            __Dt::Int4 => {
-                type $T = Int4;
-                $body
-            }
-            __Dt::UInt4 => {
-                type $T = UInt4;
-                $body
-            }
-            __Dt::Int2 => {
-                type $T = Int2;
-                $body
-            }
-            __Dt::UInt2 => {
-                type $T = UInt2;
-                $body
-            }
-            __Dt::Float4E2M1FN => {
-                type $T = Float4E2M1FN;
-                $body
-            }
-            _ => $other,
-        }
-    }};
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {
+        $crate::for_each_dtype!([$crate::__dispatch_dtype_rows] $dtype, $T => $body, _ => $other)
+    };
 }
 pub(crate) use dispatch_dtype;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The dispatch and the Element impls agree on every dtype, and POD
-    /// sizes equal the table's.
-    #[test]
-    fn dispatch_matches_element_dtype_and_size() {
-        for &dt in DataType::all() {
-            let (d, size, pod) = dispatch_dtype!(dt, T => (
-                <T as Element>::DTYPE,
-                std::mem::size_of::<T>(),
-                <T as Stored>::REPR != Repr::Typed
-            ), _ => unreachable!());
-            assert_eq!(d, dt);
-            assert_eq!(pod, dt.can_use_memcpy(), "{dt}");
-            if pod {
-                assert_eq!(size, dt.size(), "{dt}");
-            }
+/// The `match` of [`dispatch_dtype!`], one arm per row.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_dtype_rows {
+    (($dtype:expr, $T:ident => $body:expr, _ => $other:expr)
+        $( $konst:ident = $num:literal { name: $name:literal, proto_name: $proto:literal,
+        size: $size:literal, kind: $kind:ident, rust: $t:ty, store: $store:ident $(($home:ident))?,
+        proto: $codec:tt, summary: $summary:ident, doc: $doc:literal } )*) => {
+        match $dtype {
+            $(
+                $crate::DataType::$konst => {
+                    type $T = $t;
+                    $body
+                }
+            )*
+            _ => $other,
         }
-        let other =
-            dispatch_dtype!(DataType::Invalid, T => <T as Element>::DTYPE, _ => DataType::Invalid);
-        assert_eq!(other, DataType::Invalid);
-    }
+    };
 }

@@ -1,5 +1,6 @@
 //! [`ResourceHandle`], the element of `DT_RESOURCE` tensors.
 
+use super::element_impls;
 use crate::dtype::DataType;
 use crate::shape::PartialTensorShape;
 
@@ -28,3 +29,5 @@ pub struct ResourceHandle {
     /// The dtypes and shapes of the values the resource holds, if known.
     pub dtypes_and_shapes: Vec<(DataType, PartialTensorShape)>,
 }
+
+crate::for_each_dtype!(element_impls, resource);

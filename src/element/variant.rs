@@ -2,6 +2,7 @@
 
 use bytes::Bytes;
 
+use super::element_impls;
 use crate::tensor::Tensor;
 
 /// A type-erased value, kept in the shape of TF's `VariantTensorData`: a
@@ -29,6 +30,8 @@ pub struct Variant {
     /// Nested tensors.
     pub tensors: Vec<Tensor>,
 }
+
+crate::for_each_dtype!(element_impls, variant);
 
 /// The type name TF gives a variant that wraps a single tensor.
 pub(crate) const TENSOR_TYPE_NAME: &str = "tensorflow::Tensor";

@@ -6,7 +6,6 @@
 use std::ops::Range;
 
 use bytes::Bytes;
-use half::{bf16, f16};
 use num_complex::Complex;
 use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
 use prost::Message;
@@ -16,11 +15,7 @@ use std::sync::Arc;
 use crate::buffer::{as_bytes, try_vec, Allocator, Repr, Root, Stored};
 use crate::coding::{decode_list, encode_list, encoded_list_len};
 use crate::dtype::DataType;
-use crate::element::{
-    Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
-    Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, UInt2,
-    UInt4, Variant,
-};
+use crate::element::{Element, ResourceHandle, Variant};
 use crate::error::{Error, Result};
 use crate::pb::{self, TensorProto};
 use crate::shape::TensorShape;
@@ -362,33 +357,6 @@ macro_rules! repeated {
     )*};
 }
 
-// Narrow types keep the low bits of int_val (C++ narrowing); int4/uint4 and
-// int2/uint2 are narrowed to a byte, not masked to their bits, as TF does.
-repeated! {
-    f32 => float_val = 5, Some(4), |v| v, |v| v;
-    f64 => double_val = 6, Some(8), |v| v, |v| v;
-    i32 => int_val = 7, Some(4), |v| v, |v| v;
-    u8 => int_val = 7, Some(4), |v| v as u8, |v| i32::from(v);
-    i8 => int_val = 7, Some(4), |v| v as i8, |v| i32::from(v);
-    i16 => int_val = 7, Some(4), |v| v as i16, |v| i32::from(v);
-    u16 => int_val = 7, Some(4), |v| v as u16, |v| i32::from(v);
-    QInt8 => int_val = 7, Some(4), |v| QInt8(v as i8), |v| i32::from(v.0);
-    QUInt8 => int_val = 7, Some(4), |v| QUInt8(v as u8), |v| i32::from(v.0);
-    QInt16 => int_val = 7, Some(4), |v| QInt16(v as i16), |v| i32::from(v.0);
-    QUInt16 => int_val = 7, Some(4), |v| QUInt16(v as u16), |v| i32::from(v.0);
-    QInt32 => int_val = 7, Some(4), |v| QInt32(v), |v| v.0;
-    Int4 => int_val = 7, None, |v| Int4::from_bits(v as i8), |v| v.to_i32();
-    UInt4 => int_val = 7, None, |v| UInt4::from_bits(v as u8), |v| v.to_i32();
-    Int2 => int_val = 7, None, |v| Int2::from_bits(v as i8), |v| v.to_i32();
-    UInt2 => int_val = 7, None, |v| UInt2::from_bits(v as u8), |v| v.to_i32();
-    i64 => int64_val = 10, Some(8), |v| v, |v| v;
-    bool => bool_val = 11, Some(1), |v| v, |v| v;
-    f16 => half_val = 13, Some(4), |v| f16::from_bits(v as u16), |v| i32::from(v.to_bits());
-    bf16 => half_val = 13, Some(4), |v| bf16::from_bits(v as u16), |v| i32::from(v.to_bits());
-    u32 => uint32_val = 16, Some(4), |v| v, |v| v;
-    u64 => uint64_val = 17, Some(8), |v| v, |v| v;
-}
-
 /// Complex elements: (re, im) pairs in a float or double field; an odd
 /// trailing value is ignored.
 macro_rules! complex {
@@ -444,11 +412,6 @@ macro_rules! complex {
     )*};
 }
 
-complex! {
-    f32 => scomplex_val = 9;
-    f64 => dcomplex_val = 12;
-}
-
 /// `float8_val`'s field number.
 const FLOAT8_TAG: u32 = 18;
 
@@ -494,14 +457,24 @@ macro_rules! float8 {
     )*};
 }
 
-float8!(
-    Float8E5M2,
-    Float8E4M3FN,
-    Float8E4M3FNUZ,
-    Float8E4M3B11FNUZ,
-    Float8E5M2FNUZ,
-    Float4E2M1FN
-);
+/// The impls of the row list's `proto` column; string, resource and variant
+/// (`custom`) are written out below.
+macro_rules! proto_elements {
+    (() $( $konst:ident = $num:literal { name: $name:literal, proto_name: $proto:literal,
+        size: $size:literal, kind: $kind:ident, rust: $t:ty, store: $store:ident $(($home:ident))?,
+        proto: [$($codec:tt)*], summary: $summary:ident, doc: $doc:literal } )*) => {
+        $( proto_element!($t, $($codec)*); )*
+    };
+}
+
+macro_rules! proto_element {
+    ($t:ty, repeated $($field:tt)*) => { repeated! { $t => $($field)*; } };
+    ($t:ty, complex $field:ident = $tag:literal, $re:ty) => { complex! { $re => $field = $tag; } };
+    ($t:ty, float8) => { float8!($t); };
+    ($t:ty, custom) => {};
+}
+
+crate::for_each_dtype!(proto_elements);
 
 /// `string_val`'s field number.
 const STRING_TAG: u32 = 8;

@@ -152,6 +152,26 @@ pub(crate) fn byte_len(dtype: DataType, n: i64) -> Result<usize> {
         .ok_or(Error::AllocationFailed { bytes: usize::MAX })
 }
 
+impl DataType {
+    /// Checks that a tensor can hold this dtype; TF's `"Type not set"` and
+    /// `"Unexpected type: <DT_NAME>"` otherwise.
+    pub(crate) fn check_tensor_dtype(self) -> Result<()> {
+        if self == DataType::Invalid {
+            Err(Error::UnsupportedDataType("Type not set".into()))
+        } else if self.is_valid_tensor_dtype() {
+            Ok(())
+        } else {
+            Err(Error::UnsupportedDataType(format!(
+                "Unexpected type: {}",
+                match self.proto_name() {
+                    n if n.is_empty() => self.as_i32().to_string(),
+                    n => n,
+                }
+            )))
+        }
+    }
+}
+
 impl Tensor {
     /// TF's `Tensor(DataType)`: shape `[0]`, no buffer. Like TF, any dtype
     /// is accepted here because there are no elements to hold.
@@ -792,7 +812,7 @@ mod tests {
         ));
         assert!(matches!(
             Tensor::new(DataType::from_i32(77), [1]),
-            Err(Error::UnsupportedDataType(_))
+            Err(Error::UnsupportedDataType(m)) if m == "Unexpected type: 77"
         ));
         assert!(matches!(
             Tensor::new(DataType::Float, [1i64 << 61]),
