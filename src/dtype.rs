@@ -4,7 +4,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-
 /// A TensorFlow `DataType`: the proto enum value, kept as its number.
 ///
 /// It is a newtype over the wire number rather than a Rust `enum` because

@@ -50,7 +50,6 @@ pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
-mod format;
 pub mod guide;
 pub mod limits;
 #[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
@@ -80,7 +79,7 @@ pub use error::{Error, Result};
 /// C's `printf("%.<precision>g")`, exported only so that the `%g` reference
 /// cases in `tests/` can reach it; not part of the API.
 #[doc(hidden)]
-pub use format::format_g;
+pub use summary::format_g;
 pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
 pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
 pub use tensor::{ChunksMut, IntoShape, Tensor, TensorMut};

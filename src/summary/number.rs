@@ -1,4 +1,4 @@
-//! Number and string formatting used by `SummarizeValue`.
+//! Number and string formatting used by `SummarizeValue`: `%g` and C escapes.
 //!
 //! Everything here reproduces byte for byte what TensorFlow 2.21 prints:
 //!

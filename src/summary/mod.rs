@@ -2,142 +2,25 @@
 //! `operator<<`, byte for byte as TensorFlow 2.21 prints them,
 //! plus a Rust-style `Debug`.
 //!
-//! Elements are printed through [`SummaryElement`], one small impl per
-//! element type, reached through the crate's one dtype dispatch. Output is
-//! built as bytes: string elements pass bytes >= 0x80 through unescaped, as
-//! TF does, so the text need not be valid UTF-8.
+//! This file lays the elements out (TF's `SummarizeValue`); the elements
+//! print through [`SummaryElement`] (`element.rs`), one impl per element
+//! type, reached through the crate's one dtype dispatch; numbers and
+//! escapes are formatted in `number.rs`; resource handles and variants in
+//! `typed.rs`. Output is built as bytes: string elements pass bytes >= 0x80
+//! through unescaped, as TF does, so the text need not be valid UTF-8.
+
+mod element;
+mod number;
+mod typed;
+
+pub use self::number::format_g;
 
 use std::fmt;
 use std::io::Write as _;
 
-use bytes::Bytes;
-use half::{bf16, f16};
-use num_complex::Complex;
-
-use crate::element::{
-    dispatch_dtype, Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ,
-    Float8E5M2, Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
-    UInt2, UInt4, Variant,
-};
-use crate::format::{double_to_tf, float_to_tf, utf8_safe_c_escape};
+use self::element::{Layout, SummaryElement};
+use crate::element::dispatch_dtype;
 use crate::tensor::Tensor;
-
-/// How `SummarizeValue` lays out the elements of a dtype.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// TF's typed switch: nested brackets (v1) or numpy-like (v2).
-    Nested,
-    /// As `Nested`, but empty when no element is read (`limit == 0`): TF's
-    /// `SummarizeArray<bool>` returns early on a null data pointer.
-    NestedEmptyIfUnread,
-    /// TF's "irregular" default case: a flat list, no nesting.
-    Flat,
-}
-
-/// How one element prints in `SummarizeValue`.
-pub(crate) trait SummaryElement: Element {
-    /// The layout TF uses for this element type.
-    const LAYOUT: Layout = Layout::Nested;
-    /// Appends the element as TF prints it.
-    fn write_summary(&self, out: &mut Vec<u8>, print_v2: bool);
-}
-
-/// Integers (and the quantized types TF prints as their integer): decimal.
-macro_rules! decimal_elements {
-    ($($t:ty),*) => {$(
-        impl SummaryElement for $t {
-            fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-                // Writing into a Vec cannot fail.
-                let _ = write!(out, "{self}");
-            }
-        }
-    )*};
-}
-decimal_elements!(
-    i8, i16, i32, i64, u8, u16, u32, u64, QInt8, QUInt8, QInt16, QUInt16, Int4, UInt4, Int2, UInt2
-);
-
-/// Narrow floats: TF converts them to `float` first.
-macro_rules! f32_elements {
-    ($($t:ty),*) => {$(
-        impl SummaryElement for $t {
-            fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-                out.extend_from_slice(float_to_tf(f32::from(*self)).as_bytes());
-            }
-        }
-    )*};
-}
-f32_elements!(
-    f32,
-    f16,
-    bf16,
-    Float8E5M2,
-    Float8E4M3FN,
-    Float8E4M3B11FNUZ,
-    Float4E2M1FN
-);
-
-/// Types TF 2.21 has no case for: `?` in a flat list.
-macro_rules! unprintable_elements {
-    ($($t:ty),*) => {$(
-        impl SummaryElement for $t {
-            const LAYOUT: Layout = Layout::Flat;
-            fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-                out.push(b'?');
-            }
-        }
-    )*};
-}
-unprintable_elements!(
-    Complex<f32>,
-    Complex<f64>,
-    QInt32,
-    Float8E4M3FNUZ,
-    Float8E5M2FNUZ
-);
-
-impl SummaryElement for f64 {
-    fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-        out.extend_from_slice(double_to_tf(*self).as_bytes());
-    }
-}
-
-impl SummaryElement for bool {
-    const LAYOUT: Layout = Layout::NestedEmptyIfUnread;
-    fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-        out.push(if *self { b'1' } else { b'0' });
-    }
-}
-
-impl SummaryElement for Bytes {
-    fn write_summary(&self, out: &mut Vec<u8>, print_v2: bool) {
-        if print_v2 {
-            out.push(b'"');
-        }
-        out.extend_from_slice(&utf8_safe_c_escape(self));
-        if print_v2 {
-            out.push(b'"');
-        }
-    }
-}
-
-impl SummaryElement for ResourceHandle {
-    const LAYOUT: Layout = Layout::Flat;
-    fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-        out.push(b'<');
-        out.extend_from_slice(self.summarize_value().as_bytes());
-        out.push(b'>');
-    }
-}
-
-impl SummaryElement for Variant {
-    const LAYOUT: Layout = Layout::Flat;
-    fn write_summary(&self, out: &mut Vec<u8>, _: bool) {
-        out.push(b'<');
-        self.write_summary_value(out);
-        out.push(b'>');
-    }
-}
 
 /// The number of values [`Tensor`]'s `Debug` shows.
 const DEBUG_VALUES: i64 = 10;
@@ -518,193 +401,11 @@ impl fmt::Debug for Tensor {
     }
 }
 
-impl ResourceHandle {
-    /// TF's `ResourceHandle::SummarizeValue()`, as tensor summaries print
-    /// it (between `<` and `>`).
-    ///
-    /// `type` is `maybe_type_name` demangled as TF's `port::Demangle` does
-    /// for the type names TF stores (builtin types and plain or nested
-    /// names, `N10tensorflow3VarE` → `tensorflow::Var`); other manglings
-    /// (templates, substitutions) are shown as stored.
-    ///
-    /// ```
-    /// use tftensor::ResourceHandle;
-    /// let h = ResourceHandle { name: "a".into(), ..Default::default() };
-    /// assert_eq!(
-    ///     h.summarize_value(),
-    ///     r#"ResourceHandle(name="a", device="", container="", type="", dtype and shapes : "[  ]")"#
-    /// );
-    /// ```
-    pub fn summarize_value(&self) -> String {
-        format!(
-            "ResourceHandle(name=\"{}\", device=\"{}\", container=\"{}\", type=\"{}\", dtype and shapes : \"{}\")",
-            self.name,
-            self.device,
-            self.container,
-            demangle(&self.maybe_type_name),
-            self.dtypes_and_shapes_string()
-        )
-    }
-
-    /// TF's `ResourceHandle::DebugString()` (the hash code in upper-case
-    /// hex).
-    ///
-    /// ```
-    /// use tftensor::ResourceHandle;
-    /// let h = ResourceHandle { name: "v".into(), hash_code: 255, ..Default::default() };
-    /// assert_eq!(
-    ///     h.debug_string(),
-    ///     "device:  container:  name: v hash_code: 0xFF maybe_type_name , dtype and shapes : [  ]"
-    /// );
-    /// ```
-    pub fn debug_string(&self) -> String {
-        format!(
-            "device: {} container: {} name: {} hash_code: 0x{:X} maybe_type_name {}, dtype and shapes : {}",
-            self.device,
-            self.container,
-            self.name,
-            self.hash_code,
-            demangle(&self.maybe_type_name),
-            self.dtypes_and_shapes_string()
-        )
-    }
-
-    /// TF's `DtypeAndShapesToString`: `[ DType enum: 3, Shape: [4,8] ]`.
-    fn dtypes_and_shapes_string(&self) -> String {
-        let entries: Vec<String> = self
-            .dtypes_and_shapes
-            .iter()
-            .map(|(dtype, shape)| {
-                format!(
-                    "DType enum: {}, Shape: {}",
-                    dtype.as_i32(),
-                    shape.debug_string()
-                )
-            })
-            .collect();
-        format!("[ {} ]", entries.join(","))
-    }
-}
-
-impl Variant {
-    /// TF's `Variant::SummarizeValue()`, as tensor summaries print it
-    /// (between `<` and `>`).
-    ///
-    /// * empty → `[empty]`;
-    /// * a wrapped tensor → its `DebugString()` (3 values);
-    /// * anything else: TF would print the registered C++ type's own
-    ///   `DebugString`, which tftensor cannot know; it prints the stored
-    ///   form as TF's `VariantTensorData::DebugString` does:
-    ///   `type_name: T metadata: M` and ` tensors: ...` per tensor.
-    ///
-    /// Invalid UTF-8 (raw metadata, nested string tensors) becomes U+FFFD.
-    ///
-    /// ```
-    /// use tftensor::{Tensor, Variant};
-    /// let v = Variant::from_tensor(Tensor::from(42.0f32));
-    /// assert_eq!(v.summarize_value(), "Tensor<type: float shape: [] values: 42>");
-    /// assert_eq!(Variant::default().summarize_value(), "[empty]");
-    /// ```
-    pub fn summarize_value(&self) -> String {
-        let mut out = Vec::new();
-        self.write_summary_value(&mut out);
-        String::from_utf8_lossy(&out).into_owned()
-    }
-
-    fn write_summary_value(&self, out: &mut Vec<u8>) {
-        if self.is_empty() {
-            out.extend_from_slice(b"[empty]");
-        } else if let Some(t) = self.as_tensor() {
-            t.write_debug_string(out, 3);
-        } else {
-            let _ = write!(out, "type_name: {} metadata: ", self.type_name);
-            out.extend_from_slice(&self.metadata);
-            for t in &self.tensors {
-                out.extend_from_slice(b" tensors: ");
-                t.write_debug_string(out, 3);
-            }
-        }
-    }
-}
-
-/// `port::Demangle` (`abi::__cxa_demangle`, falling back to the input) for
-/// the type manglings `typeid(T).name()` gives TF's resources: a builtin
-/// type, a name, or a nested name (`N10tensorflow3VarE`).
-fn demangle(mangled: &str) -> std::borrow::Cow<'_, str> {
-    demangle_type(mangled.as_bytes())
-        .map_or(std::borrow::Cow::Borrowed(mangled), std::borrow::Cow::Owned)
-}
-
-fn demangle_type(s: &[u8]) -> Option<String> {
-    const BUILTINS: &[(u8, &str)] = &[
-        (b'v', "void"),
-        (b'w', "wchar_t"),
-        (b'b', "bool"),
-        (b'c', "char"),
-        (b'a', "signed char"),
-        (b'h', "unsigned char"),
-        (b's', "short"),
-        (b't', "unsigned short"),
-        (b'i', "int"),
-        (b'j', "unsigned int"),
-        (b'l', "long"),
-        (b'm', "unsigned long"),
-        (b'x', "long long"),
-        (b'y', "unsigned long long"),
-        (b'n', "__int128"),
-        (b'o', "unsigned __int128"),
-        (b'f', "float"),
-        (b'd', "double"),
-        (b'e', "long double"),
-        (b'g', "__float128"),
-    ];
-    if let [c] = s {
-        return BUILTINS
-            .iter()
-            .find(|(code, _)| code == c)
-            .map(|(_, name)| (*name).to_string());
-    }
-    let (mut rest, nested) = match s {
-        [b'N', inner @ .., b'E'] => (inner, true),
-        _ => (s, false),
-    };
-    let mut parts = Vec::new();
-    let std_prefix = rest.starts_with(b"St");
-    if std_prefix {
-        parts.push("std".to_string());
-        rest = rest.get(2..)?;
-    }
-    while !rest.is_empty() {
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        let len: usize = std::str::from_utf8(rest.get(..digits)?)
-            .ok()?
-            .parse()
-            .ok()?;
-        let name = rest.get(digits..digits.checked_add(len)?)?;
-        if digits == 0 || len == 0 {
-            return None;
-        }
-        parts.push(if name.starts_with(b"_GLOBAL__N") {
-            "(anonymous namespace)".to_string()
-        } else {
-            std::str::from_utf8(name).ok()?.to_string()
-        });
-        rest = rest.get(digits + len..)?;
-    }
-    // A plain name is one part (`std::` adds one); a nested name has two or more.
-    let ok = if nested {
-        parts.len() >= 2
-    } else {
-        parts.len() == 1 + usize::from(std_prefix)
-    };
-    ok.then(|| parts.join("::"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dtype::DataType;
-    use crate::shape::{PartialTensorShape, TensorShape};
+    use crate::shape::TensorShape;
 
     /// TF's `SummarizeValue.Uninitialized`: shape forced onto a tensor
     /// without a buffer.
@@ -759,60 +460,5 @@ mod tests {
             u.device_safe_debug_string(),
             "Tensor<type: unknown dtype enum (77) shape: [3]>"
         );
-    }
-
-    #[test]
-    fn resource_dtypes_and_shapes() {
-        // TF's ResourceHandleTest.SummarizeValue.
-        let h = ResourceHandle {
-            device: "cpu:0".into(),
-            container: "test_container".into(),
-            name: "test_var".into(),
-            dtypes_and_shapes: vec![(DataType::Int32, PartialTensorShape::new(&[4, 8]).unwrap())],
-            ..Default::default()
-        };
-        assert_eq!(
-            h.summarize_value(),
-            "ResourceHandle(name=\"test_var\", device=\"cpu:0\", container=\"test_container\", type=\"\", \
-             dtype and shapes : \"[ DType enum: 3, Shape: [4,8] ]\")"
-        );
-        let two = ResourceHandle {
-            dtypes_and_shapes: vec![
-                (DataType::Float, PartialTensorShape::unknown()),
-                (DataType::Int64, PartialTensorShape::new(&[-1, 2]).unwrap()),
-            ],
-            ..Default::default()
-        };
-        assert!(two
-            .summarize_value()
-            .ends_with("\"[ DType enum: 1, Shape: <unknown>,DType enum: 9, Shape: [?,2] ]\")"));
-    }
-
-    #[test]
-    fn demangles_type_names() {
-        assert_eq!(demangle("N10tensorflow3VarE"), "tensorflow::Var");
-        assert_eq!(
-            demangle("N10tensorflow12_GLOBAL__N_112StubResourceE"),
-            "tensorflow::(anonymous namespace)::StubResource"
-        );
-        assert_eq!(demangle("NSt3foo3barE"), "std::foo::bar");
-        assert_eq!(demangle("St6string"), "std::string");
-        assert_eq!(demangle("3Var"), "Var");
-        assert_eq!(demangle("i"), "int");
-        assert_eq!(demangle("a"), "signed char");
-        // Not a mangling this demangler (or __cxa_demangle) accepts: unchanged.
-        for raw in [
-            "",
-            "foo",
-            "Var",
-            "3Va",
-            "N3VarE3x",
-            "0x",
-            "N3Var",
-            "NE",
-            "99999999999999999999999a",
-        ] {
-            assert_eq!(demangle(raw), raw);
-        }
     }
 }
