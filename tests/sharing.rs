@@ -407,6 +407,7 @@ fn across_threads<T: Sample>() {
 
 macro_rules! element_tests {
     ($m:ident, $t:ty) => {
+        #[allow(non_snake_case)]
         mod $m {
             #[test]
             fn slices_at_every_offset() {
@@ -498,6 +499,7 @@ fn external_buffers<T: Sample + PodElement>() {
 
 macro_rules! pod_tests {
     ($m:ident, $t:ty) => {
+        #[allow(non_snake_case)]
         mod $m {
             #[test]
             fn external_buffers() {

@@ -589,6 +589,7 @@ fn views_allocate_nothing<T: Sample>() {
 
 macro_rules! element_tests {
     ($m:ident, $t:ty) => {
+        #[allow(non_snake_case)]
         mod $m {
             use super::*;
             #[test]
@@ -724,6 +725,7 @@ fn pod_views<T: Sample + PodElement>() {
 
 macro_rules! pod_tests {
     ($m:ident, $t:ty) => {
+        #[allow(non_snake_case)]
         mod $m {
             #[test]
             fn pod_views() {

@@ -94,49 +94,34 @@ pub fn elem_ptr<T>(t: &Tensor, i: usize) -> *const u8 {
         .wrapping_add(i * std::mem::size_of::<T>())
 }
 
-/// Invokes `$m!(module_name, Type)` for every element type.
+/// Invokes `$m!(module_name, Type)` for every element type, from the
+/// crate's dtype row list (the module is named after the dtype constant).
 macro_rules! for_each_element {
     ($m:ident) => {
-        for_each_pod!($m);
-        $m!(dt_string, ::tftensor::bytes::Bytes);
-        $m!(dt_resource, ::tftensor::ResourceHandle);
-        $m!(dt_variant, ::tftensor::Variant);
+        tftensor::for_each_dtype!(element_rows, $m, all);
     };
 }
 
 /// Invokes `$m!(module_name, Type)` for every POD element type.
 macro_rules! for_each_pod {
     ($m:ident) => {
-        $m!(dt_float, f32);
-        $m!(dt_double, f64);
-        $m!(dt_int8, i8);
-        $m!(dt_int16, i16);
-        $m!(dt_int32, i32);
-        $m!(dt_int64, i64);
-        $m!(dt_uint8, u8);
-        $m!(dt_uint16, u16);
-        $m!(dt_uint32, u32);
-        $m!(dt_uint64, u64);
-        $m!(dt_bool, bool);
-        $m!(dt_complex64, ::tftensor::num_complex::Complex<f32>);
-        $m!(dt_complex128, ::tftensor::num_complex::Complex<f64>);
-        $m!(dt_half, ::tftensor::half::f16);
-        $m!(dt_bfloat16, ::tftensor::half::bf16);
-        $m!(dt_qint8, ::tftensor::QInt8);
-        $m!(dt_quint8, ::tftensor::QUInt8);
-        $m!(dt_qint16, ::tftensor::QInt16);
-        $m!(dt_quint16, ::tftensor::QUInt16);
-        $m!(dt_qint32, ::tftensor::QInt32);
-        $m!(dt_float8_e5m2, ::tftensor::Float8E5M2);
-        $m!(dt_float8_e4m3fn, ::tftensor::Float8E4M3FN);
-        $m!(dt_float8_e4m3fnuz, ::tftensor::Float8E4M3FNUZ);
-        $m!(dt_float8_e4m3b11fnuz, ::tftensor::Float8E4M3B11FNUZ);
-        $m!(dt_float8_e5m2fnuz, ::tftensor::Float8E5M2FNUZ);
-        $m!(dt_int4, ::tftensor::Int4);
-        $m!(dt_uint4, ::tftensor::UInt4);
-        $m!(dt_int2, ::tftensor::Int2);
-        $m!(dt_uint2, ::tftensor::UInt2);
-        $m!(dt_float4_e2m1fn, ::tftensor::Float4E2M1FN);
+        tftensor::for_each_dtype!(element_rows, $m, pod);
+    };
+}
+
+macro_rules! element_rows {
+    (($m:ident, $which:ident) $( $konst:ident = $num:literal { name: $name:literal,
+        proto_name: $proto:literal, size: $size:literal, kind: $kind:ident, rust: $t:ty,
+        store: $store:ident $(($home:ident))?, proto: $codec:tt, summary: $summary:ident,
+        doc: $doc:literal } )*) => {
+        $( element_row!($which, $store, $m, $konst, $t); )*
+    };
+}
+
+macro_rules! element_row {
+    (pod, typed, $($row:tt)*) => {};
+    ($which:ident, $store:ident, $m:ident, $konst:ident, $t:ty) => {
+        $m!($konst, $t);
     };
 }
 
