@@ -7,6 +7,7 @@ mod int2;
 mod int4;
 mod quantized;
 mod resource;
+mod sub_byte;
 mod variant;
 
 pub use self::float4::Float4E2M1FN;
