@@ -29,7 +29,7 @@ use crate::dtype::DataType;
 /// `bool`, `Complex<f32>`, `Complex<f64>`, `half::f16`, `half::bf16`, the
 /// quantized newtypes ([`QInt8`] ...), the five float8 types,
 /// [`Float4E2M1FN`], [`Int4`], [`UInt4`], [`Int2`], [`UInt2`], [`bytes::Bytes`] (`DT_STRING`: byte strings, not necessarily
-/// UTF-8), [`ResourceHandle`] and [`Variant`].
+/// UTF-8), [`ResourceHandle`] and [`Variant`](crate::Variant).
 ///
 /// ```
 /// use tftensor::{DataType, Element, QInt8};
