@@ -76,12 +76,12 @@ pub use element::{
     UInt2, UInt4, Variant,
 };
 pub use error::{Error, Result};
+pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
+pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
 /// C's `printf("%.<precision>g")`, exported only so that the `%g` reference
 /// cases in `tests/` can reach it; not part of the API.
 #[doc(hidden)]
 pub use summary::format_g;
-pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
-pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
 pub use tensor::{ChunksMut, IntoShape, Tensor, TensorMut};
 pub use typed::TypedTensor;
 
