@@ -19,7 +19,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-mod common;
+use crate::common;
 use common::shape;
 
 use bytes::Bytes;
@@ -28,9 +28,6 @@ use tftensor::pb::{self, TensorProto};
 use tftensor::{
     ndarray::Ix3, DataType, Error, FromProtoOptions, Tensor, TrackingAllocator, MAX_DIMENSIONS,
 };
-
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
 
 /// The `max_bytes` these tests configure.
 const CAP: u64 = 1 << 20;

@@ -12,7 +12,7 @@ use tftensor::{
     Variant,
 };
 
-mod common;
+use crate::common;
 use common::shape;
 
 fn proto(dtype: DataType, d: &[i64]) -> TensorProto {

@@ -4,7 +4,7 @@ use std::alloc::Layout;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 
 use bytes::Bytes;
 use tftensor::{

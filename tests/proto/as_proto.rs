@@ -12,7 +12,7 @@ use tftensor::{
     UInt4, Variant,
 };
 
-mod common;
+use crate::common;
 use common::shape;
 
 /// Deterministic element bytes for a POD dtype: every byte pattern shows up

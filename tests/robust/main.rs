@@ -1,0 +1,21 @@
+//! The never-panics sweep: malformed and hostile input to every decoder
+//! gives `Ok` or `Err`, never a panic, and never allocates more than the
+//! input justifies.
+//!
+//! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
+//! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
+//! `.npz`, `.safetensors`).
+//!
+//! Allocation is measured with the tracking allocator installed as this
+//! binary's global allocator.
+
+use tftensor::TrackingAllocator;
+
+#[global_allocator]
+static GLOBAL: TrackingAllocator = TrackingAllocator::new();
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod formats;
+mod proto;
