@@ -1,6 +1,6 @@
 //! AsProtoField / AsProtoTensorContent → FromProto: TF's TestCopies proto
 //! round trips for every dtype, encoding details, the 2 GiB limit and
-//! FillDescription. FromProto's own rules are in tests/proto_from.rs.
+//! FillDescription. FromProto's own rules are in tests/proto/from_proto.rs.
 
 use bytes::Bytes;
 use half::{bf16, f16};

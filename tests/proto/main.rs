@@ -7,6 +7,8 @@
 //! `from_proto` (decoding rules), `allocator` (`from_proto_in`),
 //! `compress`, `wire_types` (against TF 2.21's `parse_tensor`).
 
+#[path = "../common/arb.rs"]
+mod arb;
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -14,4 +16,5 @@ mod allocator;
 mod as_proto;
 mod compress;
 mod from_proto;
+mod props;
 mod wire_types;

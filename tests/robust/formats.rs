@@ -16,7 +16,7 @@ use common::allocated_by;
 use bytes::Bytes;
 use tftensor::npy::{read_npy, read_npy_bytes, read_npy_bytes_as, NpzReader, NpzWriter};
 use tftensor::safetensors::load_bytes;
-use tftensor::{DataType, Error, Tensor, TrackingAllocator};
+use tftensor::{DataType, Error, Tensor};
 
 fn npy_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy")

@@ -4,7 +4,8 @@
 //!
 //! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
-//! `.npz`, `.safetensors`).
+//! `.npz`, `.safetensors`), `props` (random tensors sliced at any index and
+//! summarized with any `max_entries`; random and mutated TensorProto bytes).
 //!
 //! Allocation is measured with the tracking allocator installed as this
 //! binary's global allocator.
@@ -14,8 +15,11 @@ use tftensor::TrackingAllocator;
 #[global_allocator]
 static GLOBAL: TrackingAllocator = TrackingAllocator::new();
 
+#[path = "../common/arb.rs"]
+mod arb;
 #[path = "../common/mod.rs"]
 mod common;
 
 mod formats;
+mod props;
 mod proto;

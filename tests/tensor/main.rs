@@ -6,6 +6,8 @@
 //! fault of the core v2 issue), `props` (slicing and bit-casting checked
 //! against ndarray on random tensors of every dtype).
 
+#[path = "../common/arb.rs"]
+mod arb;
 #[path = "../common/mod.rs"]
 mod common;
 
