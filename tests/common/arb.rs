@@ -1,7 +1,6 @@
-//! Proptest strategies shared by the property tests: tensors of every
-//! dtype, ranks 0..=6, zero-size dims and random element bits (NaN
-//! payloads, -0.0, non-UTF-8 strings, extreme integers), and the helpers
-//! the properties check against (ndarray slicing, wire round trips).
+//! Property tests over every dtype, ranks 0..=6, zero-size dims and random
+//! element bits (NaN payloads, -0.0, non-UTF-8 strings, extreme integers):
+//! the strategies and helpers the `props` modules of the feature tests share.
 //!
 //! Each property runs `PROPTEST_CASES` cases (proptest's default, 256, when
 //! unset). CI uses the default; for a longer soak:
@@ -10,8 +9,8 @@
 //! PROPTEST_CASES=20000 cargo test --release --test tensor --test proto --test sharing --test robust props
 //! ```
 //!
-//! Failures are not persisted to a regressions file; a failure found by a
-//! property becomes an explicit test in that feature's file instead.
+//! Failures are not persisted to a regressions file; a failure found here
+//! becomes an explicit test in that feature's file instead.
 #![allow(dead_code)]
 
 use bytes::Bytes;
@@ -170,14 +169,14 @@ pub(crate) use with_type;
 // ----- strategies -----
 
 /// Up to 6 dims of 0..=4 (zero a sixth of the time), at most 256 elements.
-pub fn dims() -> impl Strategy<Value = Vec<i64>> {
+fn dims() -> impl Strategy<Value = Vec<i64>> {
     prop::collection::vec(prop_oneof![1 => Just(0i64), 5 => 1i64..=4], 0..=6)
         .prop_filter("at most 256 elements", |d| d.iter().product::<i64>() <= 256)
 }
 
 /// Bit patterns worth hitting often, by component width: -0.0, quiet and
 /// signalling NaNs with payloads, infinities, MIN/MAX, 1.
-pub fn specials(width: usize) -> Vec<u64> {
+fn specials(width: usize) -> Vec<u64> {
     match width {
         1 => vec![0, 0x80, 0xff, 0x7f, 0x01, 0x7c, 0xfc],
         2 => vec![
@@ -209,7 +208,7 @@ pub fn specials(width: usize) -> Vec<u64> {
 
 /// One component (a real number, or half of a complex one) of `width`
 /// bytes, little-endian.
-pub fn component(width: usize) -> impl Strategy<Value = Vec<u8>> {
+fn component(width: usize) -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![3 => any::<u64>(), 1 => select(specials(width))]
         .prop_map(move |v| v.to_le_bytes()[..width].to_vec())
 }
@@ -218,7 +217,7 @@ pub fn component(width: usize) -> impl Strategy<Value = Vec<u8>> {
 /// in-memory representation has after a proto round trip: bool 0/1, int4
 /// sign-extended, uint4 zero-extended (TF keeps the byte it narrows from
 /// `int_val`).
-pub fn pod_bytes(dtype: DataType, n: usize) -> impl Strategy<Value = Vec<u8>> {
+fn pod_bytes(dtype: DataType, n: usize) -> impl Strategy<Value = Vec<u8>> {
     let parts = if dtype.is_complex() { 2 } else { 1 };
     let width = dtype.size() / parts;
     prop::collection::vec(component(width), n * parts).prop_map(move |cs| {
@@ -239,7 +238,7 @@ pub fn pod_bytes(dtype: DataType, n: usize) -> impl Strategy<Value = Vec<u8>> {
 
 /// Byte strings: mostly short, some longer than 127 bytes (two-byte varint
 /// lengths); arbitrary bytes, so usually not UTF-8.
-pub fn byte_string() -> impl Strategy<Value = Bytes> {
+fn byte_string() -> impl Strategy<Value = Bytes> {
     prop_oneof![
         4 => prop::collection::vec(any::<u8>(), 0..8),
         1 => prop::collection::vec(any::<u8>(), 120..300),
@@ -247,14 +246,14 @@ pub fn byte_string() -> impl Strategy<Value = Bytes> {
     .prop_map(Bytes::from)
 }
 
-pub fn partial_shape() -> impl Strategy<Value = PartialTensorShape> {
+fn partial_shape() -> impl Strategy<Value = PartialTensorShape> {
     prop_oneof![
         1 => Just(PartialTensorShape::unknown()),
         3 => prop::collection::vec(-1i64..4, 0..3).prop_map(|d| PartialTensorShape::new(&d).unwrap()),
     ]
 }
 
-pub fn resource_handle() -> impl Strategy<Value = ResourceHandle> {
+fn resource_handle() -> impl Strategy<Value = ResourceHandle> {
     (
         ".{0,6}",
         ".{0,6}",
@@ -279,7 +278,7 @@ pub fn resource_handle() -> impl Strategy<Value = ResourceHandle> {
 
 /// Variants TF can decode: the empty one, and "tensorflow::Tensor" wrapping
 /// one tensor (which may itself be a variant tensor, up to `depth`).
-pub fn variant(depth: u32) -> BoxedStrategy<Variant> {
+fn variant(depth: u32) -> BoxedStrategy<Variant> {
     if depth == 0 {
         return Just(Variant::default()).boxed();
     }
@@ -290,7 +289,7 @@ pub fn variant(depth: u32) -> BoxedStrategy<Variant> {
     .boxed()
 }
 
-pub fn build(dtype: DataType, dims: &[i64], values: Values) -> Tensor {
+fn build(dtype: DataType, dims: &[i64], values: Values) -> Tensor {
     let t = match values {
         Values::Pod(b) => Tensor::from_buffer(dtype, dims, Bytes::from(b)),
         Values::Strings(v) => Tensor::from_vec(dims, v),
@@ -303,14 +302,14 @@ pub fn build(dtype: DataType, dims: &[i64], values: Values) -> Tensor {
 }
 
 #[derive(Debug, Clone)]
-pub enum Values {
+enum Values {
     Pod(Vec<u8>),
     Strings(Vec<Bytes>),
     Resources(Vec<ResourceHandle>),
     Variants(Vec<Variant>),
 }
 
-pub fn values(dtype: DataType, n: usize, depth: u32) -> BoxedStrategy<Values> {
+fn values(dtype: DataType, n: usize, depth: u32) -> BoxedStrategy<Values> {
     match dtype {
         DataType::String => prop::collection::vec(byte_string(), n)
             .prop_map(Values::Strings)
@@ -327,7 +326,7 @@ pub fn values(dtype: DataType, n: usize, depth: u32) -> BoxedStrategy<Values> {
 
 /// A tensor of any dtype; variants nest up to `depth` levels, and nested
 /// tensors are smaller.
-pub fn tensor_of_depth(depth: u32) -> BoxedStrategy<Tensor> {
+fn tensor_of_depth(depth: u32) -> BoxedStrategy<Tensor> {
     let dims = if depth >= 1 {
         dims().boxed()
     } else {
@@ -400,11 +399,11 @@ pub fn overwrite<T: tftensor::Element>(s: &mut Tensor, filler: &Tensor, seed: u8
 /// `t` with every element from index `k` on replaced by element `k - 1`
 /// (by the default element when `k == 0`): trailing runs that compression
 /// can cut.
-pub fn with_trailing_run(t: &Tensor, k: usize) -> Tensor {
+fn with_trailing_run(t: &Tensor, k: usize) -> Tensor {
     with_type!(t.dtype(), T => trailing_run::<T>(t, k))
 }
 
-pub fn trailing_run<T: tftensor::Element>(t: &Tensor, k: usize) -> Tensor {
+fn trailing_run<T: tftensor::Element>(t: &Tensor, k: usize) -> Tensor {
     let mut v = t.as_slice::<T>().unwrap().to_vec();
     let fill = k.checked_sub(1).map_or_else(T::default, |i| v[i].clone());
     for x in v.iter_mut().skip(k) {
