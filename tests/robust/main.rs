@@ -4,7 +4,10 @@
 //!
 //! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
-//! `.npz`, `.safetensors`), `props` (random tensors sliced at any index and
+//! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
+//! every compression), `checkpoint` (tensor bundles: index and data), `dlpack` (foreign
+//! tensors that describe their elements wrongly),
+//! `props` (random tensors sliced at any index and
 //! summarized with any `max_entries`; random and mutated TensorProto bytes).
 //!
 //! Allocation is measured with the tracking allocator installed as this
@@ -20,6 +23,9 @@ mod arb;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod checkpoint;
+mod dlpack;
 mod formats;
 mod props;
 mod proto;
+mod tfrecord;
