@@ -5,7 +5,7 @@
 # tf.io.parse_single_example and compares every value with what the crate
 # meant to write (a manifest JSON). Exits non-zero on any mismatch.
 #
-#   scripts/check_tfrecord_with_tf.sh          # VENV defaults to /work/venv-tf
+#   scripts/check_tfrecord_with_tf.sh          # VENV: see the default below
 #   VENV=/path/to/venv scripts/check_tfrecord_with_tf.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

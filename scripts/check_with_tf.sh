@@ -3,7 +3,7 @@
 # them with `cargo run --example checkpoint_interop`, then runs
 # scripts/check_with_tf.py in a venv with TensorFlow.
 #
-# The venv: $TF_VENV if set (e.g. TF_VENV=/work/venv-tf), else
+# The venv: $TF_VENV if set (any venv with TensorFlow 2.21), else
 # .venv-check-tf in the repository, created on first use with
 # `pip install tensorflow-cpu==2.21.* numpy`.
 set -euo pipefail

@@ -11,7 +11,7 @@ Writes tests/data/dtype/narrow_types.json:
   - "int2_to_i32" / "uint2_to_i32": the value of each of the 256 bytes.
   - "int2_from_i32" / "uint2_from_i32": [input, byte] pairs.
 
-Run:  /work/venv-tf/bin/python scripts/float4_reference.py
+Run with a Python that has ml_dtypes:  python scripts/float4_reference.py
 """
 import json
 import os

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/float8/ml_dtypes.json: the float8 reference tables that
-tests/float8.rs checks tftensor's conversions against.
+tests/dtype/float8.rs checks tftensor's conversions against.
 
   to_f32[T]      every byte 0..=255 viewed as T and widened to float32, as
                  float32 bit patterns (NaN sign and payload included).

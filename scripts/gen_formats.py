@@ -9,7 +9,7 @@ shape and the expected values (the little-endian C-order bytes as hex for
 numeric tensors, the elements as hex for strings), so `cargo test` needs no
 Python. Run from the repository root with the TF venv:
 
-    /work/venv-tf/bin/python scripts/gen_formats.py
+    python scripts/gen_formats.py
 """
 
 import io

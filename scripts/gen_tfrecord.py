@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the TFRecord fixtures of tests/tfrecord.rs with the real TensorFlow.
 
-    /work/venv-tf/bin/python scripts/gen_tfrecord.py [OUT_DIR]
+    python scripts/gen_tfrecord.py [OUT_DIR]     # a Python with TensorFlow 2.21
 
 OUT_DIR defaults to tests/data/tfrecord. For each of three record sets
 (`raw`, `tensors`, `examples`) it writes one file per compression with

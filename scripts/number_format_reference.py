@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes and checks tests/data/summary/number_format.json, the reference cases
-tests/summary_format.rs runs through tftensor's number and string printing.
+tests/summary/number_format.rs runs through tftensor's number and string printing.
 
   printf_g    [f64 bits, precision, C's "%.<precision>g" text]; recomputed
               here with Python's '%.*g', which rounds exactly like glibc.

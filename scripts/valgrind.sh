@@ -5,7 +5,7 @@
 #
 #   scripts/valgrind.sh                       # ~6 min on 2 cores
 #   VALGRIND_DOCTESTS=1 scripts/valgrind.sh   # also every doctest (~10 min more)
-#   VALGRIND_SKIP="robust props" scripts/valgrind.sh   # skip binaries by name
+#   VALGRIND_SKIP="robust tensor" scripts/valgrind.sh  # skip binaries by name
 #   PROPTEST_CASES=256 scripts/valgrind.sh    # more property cases (default 16 here)
 #
 # Counted as errors: invalid reads/writes, uses of uninitialised values,
@@ -14,7 +14,7 @@
 # not an error.
 #
 # Scaled down under valgrind (TFTENSOR_UNDER_VALGRIND=1): property tests run
-# PROPTEST_CASES=16 cases; tests/robust.rs runs fewer mutations per vector;
+# PROPTEST_CASES=16 cases; tests/robust/proto.rs runs fewer mutations per vector;
 # three tests/limits.rs boundary tests that need gigabytes of untouched
 # (lazily zeroed) memory are skipped, since valgrind's allocator touches it.
 #

@@ -8,7 +8,7 @@ tf.io.parse_tensor (out_type float32) and the outcome recorded.
 Writes tests/data/proto/wire_types.json: [{"hex", "field", "wire",
 "ok", "data" (tensor bytes, hex), "shape"}], "error" when TF refuses.
 
-Run:  /work/venv-tf/bin/python scripts/wire_type_sweep.py
+Run with a Python that has TensorFlow 2.21:  python scripts/wire_type_sweep.py
 """
 import json
 import os

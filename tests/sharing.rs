@@ -8,6 +8,8 @@ static GLOBAL: tftensor::TrackingAllocator = tftensor::TrackingAllocator::new();
 
 #[macro_use]
 mod common;
+#[path = "common/arb.rs"]
+mod arb;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::NonNull;
@@ -678,4 +680,31 @@ fn bitcast_shapes_and_checks() {
         .bitcast_from(&base, DataType::Float, [1i64 << 62])
         .is_err());
     assert_eq!(t.dtype(), DataType::Half);
+}
+
+/// Copy-on-write on random tensors of every dtype (strategies in
+/// `tests/common/arb.rs`).
+mod props {
+    use proptest::prelude::*;
+
+    use crate::arb::*;
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Copy-on-write through a slice never changes the tensor it came from.
+        #[test]
+        fn writes_through_a_slice_copy(t in ranked_tensor(), seed in any::<u8>()) {
+            let before = t.deep_copy().unwrap();
+            let d0 = t.dim_size(0).unwrap();
+            if d0 == 0 || t.num_elements() == 0 {
+                return Ok(());
+            }
+            let mut s = t.slice(d0 / 2, d0).unwrap();
+            let filler = t.sub_slice(0).unwrap();
+            with_type!(t.dtype(), T => overwrite::<T>(&mut s, &filler, seed));
+            prop_assert!(!s.shares_buffer_with(&t));
+            prop_assert_eq!(&t, &before);
+        }
+    }
 }

@@ -8,7 +8,7 @@ writing the same bytes with `open().write()`.
 
 Not run by CI:
 
-    /work/venv-tf/bin/python benches/peers/tf_checkpoint.py [--short]
+    python benches/peers/tf_checkpoint.py [--short]
 
 Each figure is the median of --repeats timed calls after one warm-up call
 (files in the page cache, as in the Rust suite).

@@ -12,7 +12,7 @@ built once, outside the timing; its one element is the whole tensor.
 
 Not run by CI. Run:
 
-    /work/venv-tf/bin/python benches/peers/tf_int32_field.py [--short] [--json OUT]
+    python benches/peers/tf_int32_field.py [--short] [--json OUT]
 
 Each figure is the median of `repeats` timed calls after warm-up, the
 fastest such median over `--runs` passes (the most generous figure for TF),

@@ -5,7 +5,7 @@ reading a file of 1 MiB records (1 GiB by default; the same records the Rust
 
 Not run by CI. With the project's TF venv:
 
-    /work/venv-tf/bin/python benches/peers/tf_tfrecord.py [--mib 1024] [--runs 3] [--json OUT]
+    python benches/peers/tf_tfrecord.py [--mib 1024] [--runs 3] [--json OUT]
 
 The file is written once with tf.io.TFRecordWriter into a temporary
 directory and removed at the end. Each figure is the median of `repeats`

@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     // v2 prints `max_entries` items from each end of every dimension (TF's
     // edgeitems), so even 3 prints all of a [6,3,6,3,...] tensor of millions
     // of elements: linear, but seconds per input under ASan. Summaries of
-    // large tensors are left to tests/props.rs.
+    // large tensors are left to tests/robust/props.rs.
     let _ = t.summarize_value(3, false);
     if t.num_elements() <= 1 << 16 {
         let _ = t.summarize_value(3, true);

@@ -368,7 +368,7 @@ mod tests {
     }
 
     /// A layout past `isize::MAX` is an error, not an abort. (An allocator
-    /// that returns `None` is covered by `tests/core.rs`.)
+    /// that returns `None` is covered by `tests/tensor/construct.rs`.)
     #[test]
     fn impossible_layout_is_an_error() {
         let huge = Root::zeroed(&default_allocator(), usize::MAX - 10);

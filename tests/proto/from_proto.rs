@@ -12,7 +12,7 @@ use tftensor::{
     Variant,
 };
 
-mod common;
+use crate::common;
 use common::shape;
 
 fn proto(dtype: DataType, d: &[i64]) -> TensorProto {
@@ -617,37 +617,6 @@ fn default_depth_limit_is_64() {
     assert_eq!(Tensor::decode(wire).unwrap(), shallow);
 }
 
-#[test]
-fn wire_errors_never_panic() {
-    for bad in [
-        &b"\xff\xff\xff\xff"[..],
-        b"\x08\x01\x12\x04\x12\x02\x08\x02\x22\x08\x00\x00",
-        b"\x0a",
-        b"\x22\xff\xff\xff\xff\x0f",
-    ] {
-        assert!(matches!(
-            Tensor::decode(Bytes::from_static(bad)),
-            Err(Error::InvalidProto(_))
-        ));
-    }
-    // Every truncation and single-byte corruption of a valid message is an
-    // Ok or an Err, never a panic.
-    let t = Tensor::from_vec(
-        [2],
-        vec![Bytes::from_static(b"ab"), Bytes::from_static(b"")],
-    )
-    .unwrap();
-    let wire = t.as_proto_tensor_content().unwrap().encode_to_vec();
-    for cut in 0..wire.len() {
-        let _ = Tensor::decode(Bytes::copy_from_slice(&wire[..cut]));
-        for flip in [0x01u8, 0x80, 0xff] {
-            let mut w = wire.clone();
-            w[cut] ^= flip;
-            let _ = Tensor::decode(Bytes::from(w));
-        }
-    }
-}
-
 /// Bytes whose `offset`-th byte sits at an address ≡ `residue` (mod 64),
 /// holding `wire` from there on.
 fn placed(wire: &[u8], offset: usize, residue: usize) -> Bytes {
@@ -718,62 +687,5 @@ fn decoded_strings_slice_the_input() {
     assert_eq!(back, t);
     for s in back.as_slice::<Bytes>().unwrap() {
         assert!(range.contains(&(s.as_ptr() as usize)));
-    }
-}
-
-mod fuzz {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Valid messages of several dtypes, to mutate.
-    fn seeds() -> Vec<Vec<u8>> {
-        let v = Tensor::from(Variant::from_tensor(
-            Tensor::from_vec([2], vec![1i16, -2]).unwrap(),
-        ));
-        let h = Tensor::from(ResourceHandle {
-            name: "r".into(),
-            ..Default::default()
-        });
-        let s = Tensor::from_vec([2], vec![Bytes::from_static(b"ab"), Bytes::new()]).unwrap();
-        let f = Tensor::from_vec([2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
-        let mut out = Vec::new();
-        for t in [v, h, s, f] {
-            out.push(t.as_proto_field().unwrap().encode_to_vec());
-            out.push(t.as_proto_tensor_content().unwrap().encode_to_vec());
-        }
-        out
-    }
-
-    proptest! {
-        #[test]
-        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
-            let opts = FromProtoOptions::default().with_max_bytes(1 << 20);
-            let _ = Tensor::decode_with(Bytes::from(bytes), &opts);
-        }
-
-        #[test]
-        fn mutated_messages_never_panic(
-            seed in 0usize..8,
-            edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4),
-            cut in any::<usize>(),
-        ) {
-            let mut w = seeds().swap_remove(seed);
-            for (at, b) in edits {
-                let i = at % w.len();
-                w[i] = b;
-            }
-            w.truncate(w.len() - cut % (w.len() / 4 + 1));
-            let opts = FromProtoOptions::default().with_max_bytes(1 << 20);
-            if let Ok(t) = Tensor::decode_with(Bytes::from(w), &opts) {
-                // Whatever decodes re-encodes and decodes to itself.
-                let again = Tensor::from_proto(&t.as_proto_tensor_content().unwrap()).unwrap();
-                prop_assert_eq!(&again, &t);
-                let again = Tensor::from_proto(&t.as_proto_field().unwrap()).unwrap();
-                let narrow = [DataType::Int4, DataType::UInt4, DataType::Int2, DataType::UInt2];
-                if !narrow.contains(&t.dtype()) {
-                    prop_assert_eq!(&again, &t);
-                }
-            }
-        }
     }
 }

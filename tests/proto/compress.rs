@@ -12,7 +12,7 @@ use tftensor::{
     Tensor,
 };
 
-mod common;
+use crate::common;
 use common::shape;
 
 /// Compresses a copy; checks FromProto gives the same tensor and that a

@@ -10,16 +10,13 @@ use std::io::Cursor;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::allocated_by;
 
 use bytes::Bytes;
 use tftensor::npy::{read_npy, read_npy_bytes, read_npy_bytes_as, NpzReader, NpzWriter};
 use tftensor::safetensors::load_bytes;
-use tftensor::{DataType, Error, Tensor, TrackingAllocator};
-
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
+use tftensor::{DataType, Error, Tensor};
 
 fn npy_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/npy")

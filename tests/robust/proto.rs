@@ -19,7 +19,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-mod common;
+use crate::common;
 use common::shape;
 
 use bytes::Bytes;
@@ -28,9 +28,6 @@ use tftensor::pb::{self, TensorProto};
 use tftensor::{
     ndarray::Ix3, DataType, Error, FromProtoOptions, Tensor, TrackingAllocator, MAX_DIMENSIONS,
 };
-
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
 
 /// The `max_bytes` these tests configure.
 const CAP: u64 = 1 << 20;
@@ -352,7 +349,7 @@ fn check(input: &[u8], what: &str, stats: &mut Stats, failures: &mut Vec<String>
         }
         // prost refused the bytes. `decode` may still accept them: it skips
         // known fields with the wrong wire type, as C++ protobuf (and so
-        // TF) does; tests/proto_wire_types.rs checks that against TF.
+        // TF) does; tests/proto/wire_types.rs checks that against TF.
         Ok(None) => {}
     }
 
@@ -625,5 +622,36 @@ fn flat_inner_outer_dims_extreme_begin() {
             t.flat_inner_outer_dims::<f32, Ix3>(b),
             Err(Error::InvalidArgument(_))
         ));
+    }
+}
+
+#[test]
+fn wire_errors_never_panic() {
+    for bad in [
+        &b"\xff\xff\xff\xff"[..],
+        b"\x08\x01\x12\x04\x12\x02\x08\x02\x22\x08\x00\x00",
+        b"\x0a",
+        b"\x22\xff\xff\xff\xff\x0f",
+    ] {
+        assert!(matches!(
+            Tensor::decode(Bytes::from_static(bad)),
+            Err(Error::InvalidProto(_))
+        ));
+    }
+    // Every truncation and single-byte corruption of a valid message is an
+    // Ok or an Err, never a panic.
+    let t = Tensor::from_vec(
+        [2],
+        vec![Bytes::from_static(b"ab"), Bytes::from_static(b"")],
+    )
+    .unwrap();
+    let wire = t.as_proto_tensor_content().unwrap().encode_to_vec();
+    for cut in 0..wire.len() {
+        let _ = Tensor::decode(Bytes::copy_from_slice(&wire[..cut]));
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut w = wire.clone();
+            w[cut] ^= flip;
+            let _ = Tensor::decode(Bytes::from(w));
+        }
     }
 }

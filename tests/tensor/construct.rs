@@ -1,16 +1,17 @@
-//! Issue 2: the core model, through the public API only.
+//! Constructing tensors through the public API: every dtype, zero fill,
+//! allocators and allocation failure, adopted buffers, scalars, sizes and
+//! reference counts.
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-mod common;
+use crate::common;
 
 use bytes::Bytes;
 use tftensor::{
-    Allocator, CpuAllocator, DataType, Element, Error, Float8E4M3FN, Int4, PartialTensorShape,
-    QInt16, QUInt8, ResourceHandle, Tensor, TensorShape, TrackingAllocator, UInt4, Variant,
-    ALIGNMENT, MAX_DIMENSIONS,
+    Allocator, CpuAllocator, DataType, Element, Error, Float8E4M3FN, Int4, QInt16, QUInt8,
+    ResourceHandle, Tensor, TrackingAllocator, UInt4, Variant, ALIGNMENT, MAX_DIMENSIONS,
 };
 
 #[test]
@@ -283,45 +284,4 @@ fn shares_buffer_and_ref_counts() {
     let e = Tensor::new(DataType::Float, [0]).unwrap();
     assert!(!e.shares_buffer_with(&e));
     assert!(!e.ref_count_is_one());
-}
-
-#[test]
-fn shape_conversions_infer_from_literals() {
-    let t = Tensor::new(DataType::Int8, [2, 3]).unwrap();
-    assert_eq!(t.shape(), &TensorShape::new(&[2, 3]).unwrap());
-    let v: Vec<i64> = vec![4, 5];
-    assert_eq!(Tensor::new(DataType::Int8, &v).unwrap().num_elements(), 20);
-    assert_eq!(
-        Tensor::new(DataType::Int8, &[6usize][..])
-            .unwrap()
-            .num_elements(),
-        6
-    );
-    assert_eq!(
-        Tensor::new(DataType::Int8, t.shape())
-            .unwrap()
-            .num_elements(),
-        6
-    );
-    assert_eq!(t.dim_size(1).unwrap(), 3);
-    assert!(matches!(t.dim_size(2), Err(Error::OutOfRange(_))));
-    assert!(t.is_same_size(&Tensor::new(DataType::Float, [2, 3]).unwrap()));
-}
-
-#[test]
-fn partial_shapes() {
-    let p = PartialTensorShape::new(&[-1, 3]).unwrap();
-    assert_eq!(p.to_string(), "[?,3]");
-    assert!(!p.is_fully_defined());
-    assert_eq!(PartialTensorShape::default().to_string(), "<unknown>");
-    let m = p
-        .merge_with(&PartialTensorShape::new(&[2, -1]).unwrap())
-        .unwrap();
-    assert_eq!(m.to_tensor_shape().unwrap().to_string(), "[2,3]");
-    assert_eq!(
-        p.merge_with(&PartialTensorShape::new(&[2]).unwrap())
-            .unwrap_err()
-            .to_string(),
-        "PartialTensorShape: Incompatible ranks during merge: 2 vs. 1"
-    );
 }

@@ -1,6 +1,6 @@
 //! AsProtoField / AsProtoTensorContent → FromProto: TF's TestCopies proto
 //! round trips for every dtype, encoding details, the 2 GiB limit and
-//! FillDescription. FromProto's own rules are in tests/proto_from.rs.
+//! FillDescription. FromProto's own rules are in tests/proto/from_proto.rs.
 
 use bytes::Bytes;
 use half::{bf16, f16};
@@ -12,7 +12,7 @@ use tftensor::{
     UInt4, Variant,
 };
 
-mod common;
+use crate::common;
 use common::shape;
 
 /// Deterministic element bytes for a POD dtype: every byte pattern shows up

@@ -1,0 +1,31 @@
+//! The never-panics sweep: malformed and hostile input to every decoder
+//! gives `Ok` or `Err`, never a panic, and never allocates more than the
+//! input justifies.
+//!
+//! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
+//! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
+//! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
+//! every compression), `checkpoint` (tensor bundles: index and data), `dlpack` (foreign
+//! tensors that describe their elements wrongly),
+//! `props` (random tensors sliced at any index and
+//! summarized with any `max_entries`; random and mutated TensorProto bytes).
+//!
+//! Allocation is measured with the tracking allocator installed as this
+//! binary's global allocator.
+
+use tftensor::TrackingAllocator;
+
+#[global_allocator]
+static GLOBAL: TrackingAllocator = TrackingAllocator::new();
+
+#[path = "../common/arb.rs"]
+mod arb;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod checkpoint;
+mod dlpack;
+mod formats;
+mod props;
+mod proto;
+mod tfrecord;
