@@ -718,7 +718,9 @@ impl<T: Element> Clone for TypedTensor<T> {
 
 impl<T: Element> PartialEq for TypedTensor<T> {
     /// Same shape and the same elements bit for bit, as [`Tensor`]'s `==`
-    /// (a NaN equals the same NaN; -0.0 differs from 0.0).
+    /// (a NaN equals the same NaN; -0.0 differs from 0.0; `Int4` elements
+    /// that `Int4`'s own `==` finds equal differ if their unused high bits
+    /// do). Compare [`TypedTensor::as_slice`]s to compare values.
     ///
     /// ```
     /// use tftensor::TypedTensor;
