@@ -137,7 +137,11 @@ fn sum(c: &mut Criterion) {
             ),
             (
                 "tensor_view_dyn",
-                Box::new(|| sink(black_box(black_box(&d.tensor).view::<f32>().unwrap().sum()))),
+                Box::new(|| {
+                    sink(black_box(
+                        black_box(&d.tensor).tensor::<f32, IxDyn>().unwrap().sum(),
+                    ))
+                }),
             ),
             (
                 "ndarray_dyn",
@@ -151,7 +155,7 @@ fn sum(c: &mut Criterion) {
                 "typed_view_d",
                 Box::new(|| {
                     sink(black_box(
-                        black_box(&d.typed).view_d::<Ix2>().unwrap().sum(),
+                        black_box(&d.typed).tensor::<Ix2>().unwrap().sum(),
                     ))
                 }),
             ),
@@ -207,9 +211,9 @@ fn axpy(c: &mut Criterion) {
                 "tensor_view_dyn",
                 Box::new(move || {
                     let y = black_box(&mut t3);
-                    y.view_mut::<f32>()
+                    y.tensor_mut::<f32, IxDyn>()
                         .unwrap()
-                        .scaled_add(A, &x.tensor.view::<f32>().unwrap())
+                        .scaled_add(A, &x.tensor.tensor::<f32, IxDyn>().unwrap())
                 }),
             ),
             (
@@ -227,9 +231,9 @@ fn axpy(c: &mut Criterion) {
                 "typed_view_d",
                 Box::new(move || {
                     let y = black_box(&mut ty2);
-                    y.view_mut_d::<Ix2>()
+                    y.tensor_mut::<Ix2>()
                         .unwrap()
-                        .scaled_add(A, &x.typed.view_d::<Ix2>().unwrap())
+                        .scaled_add(A, &x.typed.tensor::<Ix2>().unwrap())
                 }),
             ),
         ];
@@ -281,7 +285,11 @@ fn construct(c: &mut Criterion) {
         ),
         (
             "tensor_view_dyn",
-            Box::new(|| sink(black_box(black_box(t).view::<f32>().unwrap().as_ptr()))),
+            Box::new(|| {
+                sink(black_box(
+                    black_box(t).tensor::<f32, IxDyn>().unwrap().as_ptr(),
+                ))
+            }),
         ),
         (
             "arrayviewd_from_shape",
@@ -299,7 +307,7 @@ fn construct(c: &mut Criterion) {
         ),
         (
             "typed_view_d",
-            Box::new(|| sink(black_box(black_box(ty).view_d::<Ix2>().unwrap().as_ptr()))),
+            Box::new(|| sink(black_box(black_box(ty).tensor::<Ix2>().unwrap().as_ptr()))),
         ),
     ];
     run(c, "views_construct", "", None, paths);

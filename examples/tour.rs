@@ -124,7 +124,7 @@ fn main() -> Result<()> {
         img[[0, 0, 0]]
     );
     let green: Vec<f32> = img
-        .view_d::<Ix3>()?
+        .tensor::<Ix3>()?
         .slice(s![.., .., 1])
         .iter()
         .copied()

@@ -72,7 +72,7 @@
 //! | `RefCountIsOne()` | [`Tensor::ref_count_is_one`] | Same; [`Tensor::is_shared`] is its opposite for tensors with a buffer. |
 //! | `CopyFrom(other, shape)` | [`Tensor::copy_from`] | Same (shares, despite the name); returns `false` where TF returns `false`, and must be used. |
 //! | `BitcastFrom(other, dtype, shape)` | [`Tensor::bitcast_from`] | Same checks and messages, as an `Err`. |
-//! | `UnsafeCopyFromInternal(other, dtype, shape)` | [`Tensor::bitcast_from`] | TF's older name; kept only as a deprecated second name. |
+//! | `UnsafeCopyFromInternal(other, dtype, shape)` | [`Tensor::bitcast_from`] | TF's older name, found by rustdoc search; no second method. |
 //! | `Slice(start, limit)` | [`Tensor::slice`] | Same; an out-of-range bound is an `Err`. |
 //! | `SubSlice(index)` | [`Tensor::sub_slice`] | Same; an out-of-range index is an `Err`. |
 //! | `FromProto(proto)` | [`Tensor::from_proto`] | Returns the tensor or an `Err` (TF returns `false`); [`Tensor::from_proto_with`] sets size and depth limits. |
@@ -83,16 +83,16 @@
 //! | `scalar<T>()` | [`Tensor::scalar`], [`Tensor::scalar_mut`] | Any one-element tensor, as in TF, seen as a rank-0 view; also checks that `T` is the dtype (TF does not). |
 //! | `vec<T>()` | [`Tensor::vec`], [`Tensor::vec_mut`] | A dtype or rank mismatch is an `Err`. |
 //! | `matrix<T>()` | [`Tensor::matrix`], [`Tensor::matrix_mut`] | As `vec`. |
-//! | `tensor<T, N>()` | [`Tensor::tensor`], [`Tensor::tensor_mut`] | `N` is a dimension type; [`Tensor::view`] is the any-rank form. |
+//! | `tensor<T, N>()` | [`Tensor::tensor`], [`Tensor::tensor_mut`] | `N` is a dimension type; `IxDyn` gives the tensor's own rank, whatever it is. |
 //! | `flat<T>()` | [`Tensor::flat`], [`Tensor::flat_mut`] | Same. |
-//! | `unaligned_flat<T>()` | [`Tensor::flat`] | Views never need 64-byte alignment here, so `flat` serves both. |
-//! | `shaped<T, N>(sizes)` | [`Tensor::shaped`], [`Tensor::shaped_mut`] | `"144 vs. 120"` is an `Err`. |
-//! | `unaligned_shaped<T, N>(sizes)` | [`Tensor::shaped`] | As `unaligned_flat`. |
+//! | `unaligned_flat<T>()` | [`Tensor::unaligned_flat`], [`Tensor::flat_mut`] | Views need only element alignment here, so this differs from `flat` only after a bit cast of an odd slice: then it reads one aligned copy. The non-const form is `flat_mut`, which copies misaligned data first. |
+//! | `shaped<T, N>(sizes)` | [`Tensor::shaped`], [`Tensor::shaped_mut`] | `"144 vs. 120"` is an `Err`; `sizes` is any [`IntoShape`] (`[2, 3]`, `&[2usize, 3]`, a `Vec<i64>`, ...). |
+//! | `unaligned_shaped<T, N>(sizes)` | [`Tensor::unaligned_shaped`], [`Tensor::shaped_mut`] | As `unaligned_flat`. |
 //! | `flat_inner_dims<T, N>()` | [`Tensor::flat_inner_dims`] | Same folding. |
 //! | `flat_outer_dims<T, N>()` | [`Tensor::flat_outer_dims`] | Same folding. |
 //! | `flat_inner_outer_dims<T, N>(begin)` | [`Tensor::flat_inner_outer_dims`] | Same folding; [`Tensor::flat_inner_outer_dims_dyn`] takes `N` at run time. |
 //! | `bit_casted_tensor<T, N>()` | [`Tensor::bit_casted_tensor`] | Same: no dtype check. The `_mut` twins take only plain-data `T`. |
-//! | `bit_casted_shaped<T, N>(sizes)` | [`Tensor::bit_casted_shaped`] | Same byte-size check, as an `Err`. |
+//! | `bit_casted_shaped<T, N>(sizes)` | [`Tensor::bit_casted_shaped`] | Same byte-size check, as an `Err`; `sizes` as for `shaped`. |
 //! | `reinterpret_last_dimension<T, N>()` | [`Tensor::reinterpret_last_dimension`] | Same checks, as an `Err`. |
 //! | `tensor_data()` | [`Tensor::tensor_data`] | A `&[u8]` of this tensor's region; an `Err` for string, resource and variant tensors (TF aborts). |
 //! | `data()`, `buf_` | [`Tensor::data_ptr`], [`Tensor::as_slice`], [`Tensor::as_mut_slice`] | No raw buffer object; `as_slice::<T>()` is the typed, checked access. |
@@ -103,7 +103,7 @@
 //! | `operator<<` | `Display` (`{}`) | Same text (`DebugString(100)`); `Debug` (`{:?}`) is a Rust-style summary that also shows whether the buffer is shared. |
 //! | `FillDescription(TensorDescription*)` | [`Tensor::fill_description`] | Returns the proto. |
 //! | `TensorBuffer::FillAllocationDescription` | [`Tensor::allocation_description`] | Returns the allocator's name, sizes and id. |
-//! | `operator==` (none in TF) | `==` | Compares dtype, shape and bytes (see [`Tensor`]'s `PartialEq`). |
+//! | `operator==` (none in TF) | `==` | Compares dtype, shape and bytes, not element values: NaN equals the same NaN, `-0.0 != 0.0`, and `Int4` tensors differing only in unused high bits are unequal (see [`Tensor`]'s `PartialEq`). |
 //! | `CheckType`, `CheckTypeAndIsAligned` | (inside every typed accessor) | A mismatch is an `Err` (`"float expected, got int32"`), never an abort. |
 //! | `Tensor(Allocator*, DataType, const TensorShape&, const AllocationAttributes&)` | none | No allocation attributes: tftensor has CPU memory only. |
 //!
@@ -112,7 +112,7 @@
 //! | TF C++ | tftensor | What differs |
 //! |---|---|---|
 //! | `TensorShape()` | [`TensorShape::scalar`], `TensorShape::default()` | Same: rank 0. |
-//! | `TensorShape({2, 3})`, `BuildTensorShape(dims, &out)` | [`TensorShape::new`], `TensorShape::try_from` | Returns `Err` with TF's text (the TF constructor `CHECK`-fails). |
+//! | `TensorShape({2, 3})`, `BuildTensorShape(dims, &out)` | [`TensorShape::new`], `TensorShape::try_from` | Returns `Err` with TF's text (the TF constructor `CHECK`-fails). Every method that takes a shape takes an [`IntoShape`]: a `TensorShape`, or dims as an array, slice or `Vec` of `i64`, `i32` or `usize`, and `()` for a scalar. |
 //! | (from `usize`) | [`TensorShape::from_usizes`] | No TF counterpart. |
 //! | `TensorShape(const TensorShapeProto&)`, `BuildTensorShapeBase(proto, &out)` | [`TensorShape::from_proto`] | Returns `Err` on a bad proto. |
 //! | `IsValid(const TensorShapeProto&)` | [`TensorShape::is_valid_dims`] | Takes the proto's dims. |
@@ -145,9 +145,9 @@
 //! | Sentis | tftensor | What differs |
 //! |---|---|---|
 //! | `new Tensor<T>(shape)` (`clearOnInit = true`) | [`TypedTensor::new`] | Same: zero-filled, 64-byte aligned. |
-//! | `new Tensor<T>(shape, clearOnInit: false)` | [`TypedTensor::new`] | Still zero-filled: safe Rust cannot hand out unwritten memory. [`TypedTensor::from_fn`] and [`TypedTensor::from_vec`] skip the clearing pass. |
-//! | `new Tensor<T>(shape, T[] srcData, dataStartIndex)` | [`TypedTensor::from_slice`] | Same copy; a short source is an `Err`. |
-//! | `new Tensor<T>(shape, NativeArray<T> srcData, dataStartIndex)` | [`TypedTensor::from_slice`], [`TypedTensor::from_vec`] | `from_vec` adopts a `Vec` without a copy. |
+//! | `new Tensor<T>(shape, clearOnInit: false)` | [`TypedTensor::new`] | Still zero-filled (there is no `new_uninit`): safe Rust cannot hand out unwritten memory. [`TypedTensor::from_fn`] and [`TypedTensor::from_vec`] skip the clearing pass. |
+//! | `new Tensor<T>(shape, T[] srcData, dataStartIndex)` | [`TypedTensor::from_slice_at`] | Same copy; a short source is an `Err`. [`TypedTensor::from_slice`] is [`Tensor::from_slice`]'s form: no start index, exactly the shape's count. |
+//! | `new Tensor<T>(shape, NativeArray<T> srcData, dataStartIndex)` | [`TypedTensor::from_slice_at`], [`TypedTensor::from_vec`] | `from_vec` adopts a `Vec` without a copy. |
 //! | `new Tensor<T>(shape, ITensorData)` | `TypedTensor::try_from(tensor)` | Wraps an existing [`Tensor`] (checks its dtype), no copy. |
 //! | `shape` | [`TypedTensor::shape`] | A TF [`TensorShape`]: `i64` dims, up to 254 of them (Sentis: `int`, up to 8). |
 //! | `dataType` | [`TypedTensor::dtype`] | One of TF's 30 dtypes, fixed by `T`. |
@@ -168,8 +168,8 @@
 //! | `Dispose()` | `drop` (automatic) | The buffer is freed when its last handle goes away; no manual call, no use after dispose. |
 //! | assigning the reference (`b = a`) | `clone()` | A second handle on the same buffer that behaves as a copy: writes through either copy first. |
 //! | `ToString()` | `Debug` (`{:?}`) | Dtype, shape and the first 8 elements; [`Tensor::summarize_value`] prints TF's text. |
-//! | (ndarray interop) | [`TypedTensor::view`], [`TypedTensor::view_mut`], [`TypedTensor::view_d`], [`TypedTensor::from_array`] | No Sentis counterpart. |
+//! | (ndarray interop) | [`TypedTensor::view`], [`TypedTensor::view_mut`], [`TypedTensor::tensor`], [`TypedTensor::tensor_mut`], [`TypedTensor::from_array`] | No Sentis counterpart. `view` is the own-rank (`IxDyn`) view and cannot fail; `tensor::<D>()` is [`Tensor::tensor`] with a fixed rank. |
 
 // Only for the intra-doc links above; this module has no code.
 #[cfg(doc)]
-use crate::{Tensor, TensorShape, TypedTensor};
+use crate::{IntoShape, Tensor, TensorShape, TypedTensor};

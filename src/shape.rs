@@ -349,6 +349,12 @@ impl TensorShape {
         true
     }
 
+    /// `[0]`, the shape of TF's `Tensor()` and `Tensor(DataType)`; valid
+    /// by construction.
+    pub(crate) fn empty_vector() -> Self {
+        Self::from_valid(&[0])
+    }
+
     /// Builds the representation from dims that already passed validation.
     fn from_valid(dims: &[i64]) -> Self {
         if dims.len() <= INLINE_CAP {
@@ -446,11 +452,19 @@ impl TensorShape {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = i64> + DoubleEndedIterator + '_ {
         match &self.rep {
             Rep::Inline { rank, dims } => {
-                let live = dims.get(..usize::from(*rank)).unwrap_or(&[]);
+                debug_assert!(
+                    usize::from(*rank) <= dims.len(),
+                    "inline rank past its slots"
+                );
+                let live = dims.get(..usize::from(*rank)).unwrap_or(dims);
                 DimIter::Inline(live.iter())
             }
             Rep::Inline16 { rank, dims } => {
-                let live = dims.get(..usize::from(*rank)).unwrap_or(&[]);
+                debug_assert!(
+                    usize::from(*rank) <= dims.len(),
+                    "inline rank past its slots"
+                );
+                let live = dims.get(..usize::from(*rank)).unwrap_or(dims);
                 DimIter::Inline16(live.iter())
             }
             Rep::Heap(d) => DimIter::Heap(d.iter()),
@@ -810,6 +824,7 @@ impl TensorShape {
             return Ok(());
         }
         // Both are within 0..=rank here, so they fit in usize.
+        debug_assert!((0..=rank_i).contains(&begin) && (0..=rank_i).contains(&end));
         let (b, e) = (
             usize::try_from(begin).unwrap_or(rank),
             usize::try_from(end).unwrap_or(rank),
@@ -823,7 +838,8 @@ impl TensorShape {
                 for slot in dims.iter_mut().skip(r - removed) {
                     *slot = 0;
                 }
-                *rank = u8::try_from(r - removed).unwrap_or(0);
+                // `r - removed <= r <= INLINE_CAP`: the cast is exact.
+                *rank = (r - removed) as u8;
                 return Ok(());
             }
         }

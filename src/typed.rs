@@ -9,17 +9,24 @@
 //! the tensor can be viewed as `&[T]`: its dtype is `T`'s, it has a buffer
 //! whenever it has elements, the data is aligned for `T`, and (for `bool`)
 //! every byte is 0 or 1.
+//!
+//! A method named as one of [`Tensor`]'s does what that one does with the
+//! element type fixed to `T` (`tensor::<D>()` is `Tensor::tensor::<T, D>()`,
+//! `from_vec` and `from_slice` take the same arguments). Where the `Tensor`
+//! method can fail only on the dtype check, which the invariant makes
+//! impossible here, the typed one returns the value itself:
+//! [`TypedTensor::as_slice`] is `&[T]`, not `Result<&[T]>`.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
 use ndarray::{
-    Array, ArrayD, ArrayView, ArrayView1, ArrayViewD, ArrayViewMut, ArrayViewMutD, Dimension, IxDyn,
+    Array, ArrayD, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, Dimension, IxDyn,
 };
 
 use crate::dtype::DataType;
-use crate::element::{Element, PodElement};
+use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::shape::TensorShape;
 use crate::tensor::{IntoShape, Tensor};
@@ -65,13 +72,26 @@ const _: () = {
     check::<f32>();
 };
 
+/// The facade's invariant (see the module docs) did not hold: a bug in
+/// this crate, never a consequence of input, so it is not an `Err`.
+#[cold]
+#[track_caller]
+#[allow(
+    clippy::panic,
+    reason = "an internal invariant broke; returning a plausible value would hide it"
+)]
+fn invariant_broken(err: &Error) -> ! {
+    panic!("TypedTensor invariant broken (a tftensor bug): {err}")
+}
+
 /// `n` as `usize`, for element counts of valid shapes (which are >= 0).
 fn count(shape: &TensorShape) -> Result<usize> {
     usize::try_from(shape.num_elements()).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })
 }
 
-/// Panics for an index that `flat_index` rejected. This and `write_panic`
-/// are the module's only panics, documented on `Index` and `IndexMut`.
+/// Panics for an index that `flat_index` rejected. This, `flat_panic` and
+/// `write_panic` are the module's panics for bad input, documented on
+/// `Index` and `IndexMut`.
 #[cold]
 #[track_caller]
 #[allow(clippy::panic)] // Index cannot return an error; like slices, it panics.
@@ -86,6 +106,14 @@ fn index_panic(index: &[usize], shape: &TensorShape) -> ! {
     )
 }
 
+/// Panics for a flat index `i` at or past `len`.
+#[cold]
+#[track_caller]
+#[allow(clippy::panic)] // Index cannot return an error; like slices, it panics.
+fn flat_panic(i: usize, len: usize) -> ! {
+    panic!("index {i} out of range for TypedTensor of {len} elements")
+}
+
 /// Panics when `IndexMut`'s copy-on-write cannot get memory.
 #[cold]
 #[track_caller]
@@ -97,8 +125,7 @@ fn write_panic(err: &Error) -> ! {
 impl<T: Element> TypedTensor<T> {
     /// Wraps `tensor` after checking the invariant (see the module docs).
     fn wrap(tensor: Tensor) -> Result<Self> {
-        tensor.as_slice::<T>()?;
-        let capacity = usize::try_from(tensor.num_elements()).unwrap_or(0);
+        let capacity = tensor.as_slice::<T>()?.len();
         Ok(TypedTensor {
             tensor,
             capacity,
@@ -110,7 +137,16 @@ impl<T: Element> TypedTensor<T> {
 
     /// A zero-filled tensor (empty strings, default handles and variants
     /// for those element types) in a fresh 64-byte-aligned buffer: Sentis'
-    /// `new Tensor<T>(shape)`.
+    /// `new Tensor<T>(shape)`, as [`Tensor::new`] with `T`'s dtype.
+    ///
+    /// There is no uninitialized form, so Sentis' `clearOnInit = false`
+    /// also lands here: safe Rust cannot hand out memory nobody wrote
+    /// (reading it is undefined behaviour even for `u8`), and an `unsafe`
+    /// variant could not be used soundly either, since every write path
+    /// first forms a `&mut [T]` over it. To skip the clearing pass, build
+    /// the tensor from its values: [`TypedTensor::from_fn`] writes each
+    /// element once into memory that is never cleared, and
+    /// [`TypedTensor::from_vec`] adopts a `Vec` you filled.
     ///
     /// # Errors
     /// A bad shape, or a failed allocation.
@@ -122,39 +158,9 @@ impl<T: Element> TypedTensor<T> {
     /// assert!(TypedTensor::<i32>::new([-1]).is_err());
     /// # Ok::<(), tftensor::Error>(())
     /// ```
-    #[doc(alias = "clearOnInit", alias = "new_uninit")]
+    #[doc(alias = "clearOnInit", alias = "zeros", alias = "new_uninit")]
     pub fn new(shape: impl IntoShape) -> Result<Self> {
         Self::wrap(Tensor::new(T::DTYPE, shape)?)
-    }
-
-    /// Sentis' `clearOnInit = false`, made sound: the contents are still
-    /// zero.
-    ///
-    /// Safe Rust cannot hand out memory nobody wrote (reading it is
-    /// undefined behaviour even for `u8`), and an `unsafe` variant returning
-    /// a `TypedTensor<T>` over such memory could not be used soundly either,
-    /// since every write path first forms a `&mut [T]` over it. So this
-    /// allocates exactly as [`TypedTensor::new`] does, 64-byte aligned and
-    /// zeroed, and exists for code ported from Sentis. To skip the clearing
-    /// pass, build the tensor from its values instead:
-    /// [`TypedTensor::from_fn`] writes each element once into memory that
-    /// is never cleared, and [`TypedTensor::from_vec`] adopts a `Vec` you
-    /// filled.
-    ///
-    /// # Errors
-    /// A bad shape, or a failed allocation.
-    ///
-    /// ```
-    /// use tftensor::TypedTensor;
-    /// let t = TypedTensor::<u16>::new_uninit([3])?;
-    /// assert_eq!(t.as_slice(), &[0, 0, 0]); // zero, never garbage
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn new_uninit(shape: impl IntoShape) -> Result<Self>
-    where
-        T: PodElement,
-    {
-        Self::new(shape)
     }
 
     /// A tensor whose element at flat (row-major) index `i` is `f(i)`. The
@@ -178,9 +184,30 @@ impl<T: Element> TypedTensor<T> {
         Self::from_vec(shape, values)
     }
 
+    /// A tensor holding a copy of `values`, in a fresh 64-byte-aligned
+    /// buffer: [`Tensor::from_slice`] with `T`'s dtype.
+    ///
+    /// # Errors
+    /// A bad shape, or `values.len()` other than the shape's element count
+    /// ([`Error::SizeMismatch`], `"<len> vs. <count>"`); a failed
+    /// allocation.
+    ///
+    /// ```
+    /// use tftensor::TypedTensor;
+    /// let t = TypedTensor::from_slice([2, 2], &[1u8, 2, 3, 4])?;
+    /// assert!(t.as_tensor().is_aligned());
+    /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
+    /// assert!(TypedTensor::from_slice([2, 2], &[1u8, 2, 3]).is_err());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn from_slice(shape: impl IntoShape, values: &[T]) -> Result<Self> {
+        Self::wrap(Tensor::from_slice(shape, values)?)
+    }
+
     /// Sentis' `Tensor<T>(shape, srcData, dataStartIndex)`: a copy of the
     /// shape's element count of `values`, starting at `data_start_index`,
-    /// in a fresh 64-byte-aligned buffer. Elements after those are ignored.
+    /// in a fresh 64-byte-aligned buffer. Elements after those are ignored
+    /// (unlike [`TypedTensor::from_slice`], which takes exactly the count).
     ///
     /// # Errors
     /// A bad shape; `data_start_index > values.len()`
@@ -190,12 +217,13 @@ impl<T: Element> TypedTensor<T> {
     /// ```
     /// use tftensor::TypedTensor;
     /// let data = [9u8, 1, 2, 3, 4, 9];
-    /// let t = TypedTensor::from_slice([2, 2], &data, 1)?;
+    /// let t = TypedTensor::from_slice_at([2, 2], &data, 1)?;
     /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
-    /// assert!(TypedTensor::from_slice([2, 2], &data, 3).is_err()); // 3 left, 4 needed
+    /// assert!(TypedTensor::from_slice_at([2, 2], &data, 3).is_err()); // 3 left, 4 needed
     /// # Ok::<(), tftensor::Error>(())
     /// ```
-    pub fn from_slice(
+    #[doc(alias = "dataStartIndex")]
+    pub fn from_slice_at(
         shape: impl IntoShape,
         values: &[T],
         data_start_index: usize,
@@ -303,7 +331,14 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn len(&self) -> usize {
-        usize::try_from(self.tensor.num_elements()).unwrap_or(0)
+        // The elements exist in memory (the invariant), so they fit.
+        match usize::try_from(self.tensor.num_elements()) {
+            Ok(n) => n,
+            Err(_) => invariant_broken(&Error::InvalidShape(format!(
+                "{} elements do not fit in usize",
+                self.tensor.num_elements()
+            ))),
+        }
     }
 
     /// Whether there are no elements.
@@ -406,9 +441,11 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_slice(&self) -> &[T] {
-        // Cannot fail: every way in checks that this view exists, and no
-        // method breaks it.
-        self.tensor.as_slice::<T>().unwrap_or_default()
+        // Every way in checks that this view exists, and no method breaks it.
+        match self.tensor.as_slice::<T>() {
+            Ok(s) => s,
+            Err(e) => invariant_broken(&e),
+        }
     }
 
     /// The elements, writable. Copies this tensor's region first if the
@@ -536,22 +573,8 @@ impl<T: Element> TypedTensor<T> {
         })
     }
 
-    /// Sentis' `ReadbackAndClone`: the data is always on the CPU here, so
-    /// this is [`TypedTensor::deep_copy`].
-    ///
-    /// # Errors
-    /// A failed allocation.
-    ///
-    /// ```
-    /// let a = tftensor::TypedTensor::from_vec([2], vec![1u32, 2])?;
-    /// assert_eq!(a.readback_and_clone()?.to_vec(), vec![1, 2]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn readback_and_clone(&self) -> Result<Self> {
-        self.deep_copy()
-    }
-
-    /// An `ndarray` view of the tensor's rank over its buffer, no copy.
+    /// An `ndarray` view of the tensor's rank (`IxDyn`) over its buffer, no
+    /// copy: `Tensor::tensor::<T, IxDyn>()`, which cannot fail here.
     ///
     /// ```
     /// let t = tftensor::TypedTensor::from_fn([2, 3], |i| i as f32)?;
@@ -561,15 +584,16 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn view(&self) -> ArrayViewD<'_, T> {
-        // Cannot fail (the shape covers exactly the slice); the empty view
-        // only keeps this path panic-free.
-        self.tensor
-            .tensor::<T, IxDyn>()
-            .unwrap_or_else(|_| ArrayView1::from(&[][..]).into_dyn())
+        // The invariant makes the elements viewable, and the shape covers
+        // exactly them.
+        match self.tensor.tensor::<T, IxDyn>() {
+            Ok(v) => v,
+            Err(e) => invariant_broken(&e),
+        }
     }
 
-    /// A writable `ndarray` view of the tensor's rank; copies the region
-    /// first if the buffer is shared.
+    /// A writable `ndarray` view of the tensor's rank (`IxDyn`); copies the
+    /// region first if the buffer is shared. `Tensor::tensor_mut::<T, IxDyn>()`.
     ///
     /// # Errors
     /// A failed allocation for the copy.
@@ -584,7 +608,8 @@ impl<T: Element> TypedTensor<T> {
         self.tensor.tensor_mut::<T, IxDyn>()
     }
 
-    /// An `ndarray` view of fixed rank `D` (`Ix0`..`Ix6`, or `IxDyn`).
+    /// TF's `tensor<T, N>()`: an `ndarray` view of fixed rank `D`
+    /// (`Ix0`..`Ix6`, or `IxDyn`), as [`Tensor::tensor`].
     ///
     /// # Errors
     /// `D`'s rank is not the tensor's (`"Asking for tensor of 3 dimensions
@@ -593,28 +618,28 @@ impl<T: Element> TypedTensor<T> {
     /// ```
     /// use tftensor::{ndarray::{Ix2, Ix3}, TypedTensor};
     /// let t = TypedTensor::from_fn([2, 3], |i| i as u8)?;
-    /// assert_eq!(t.view_d::<Ix2>()?.row(1).to_vec(), vec![3, 4, 5]);
-    /// assert!(t.view_d::<Ix3>().is_err());
+    /// assert_eq!(t.tensor::<Ix2>()?.row(1).to_vec(), vec![3, 4, 5]);
+    /// assert!(t.tensor::<Ix3>().is_err());
     /// # Ok::<(), tftensor::Error>(())
     /// ```
-    pub fn view_d<D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
+    pub fn tensor<D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
         self.tensor.tensor::<T, D>()
     }
 
-    /// Writable twin of [`TypedTensor::view_d`]; copies the region first if
-    /// the buffer is shared.
+    /// Writable twin of [`TypedTensor::tensor`] (as [`Tensor::tensor_mut`]);
+    /// copies the region first if the buffer is shared.
     ///
     /// # Errors
-    /// As [`TypedTensor::view_d`], or a failed allocation for the copy.
+    /// As [`TypedTensor::tensor`], or a failed allocation for the copy.
     ///
     /// ```
     /// use tftensor::{ndarray::Ix2, TypedTensor};
     /// let mut t = TypedTensor::<i32>::new([2, 2])?;
-    /// t.view_mut_d::<Ix2>()?.column_mut(1).fill(3);
+    /// t.tensor_mut::<Ix2>()?.column_mut(1).fill(3);
     /// assert_eq!(t.as_slice(), &[0, 3, 0, 3]);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
-    pub fn view_mut_d<D: Dimension>(&mut self) -> Result<ArrayViewMut<'_, T, D>> {
+    pub fn tensor_mut<D: Dimension>(&mut self) -> Result<ArrayViewMut<'_, T, D>> {
         self.tensor.tensor_mut::<T, D>()
     }
 
@@ -649,7 +674,7 @@ impl<T: Element> TypedTensor<T> {
     /// Without a copy when this handle is the only one on a buffer that is
     /// a `Vec<T>` it covers whole: tensors made by
     /// [`TypedTensor::from_vec`], [`TypedTensor::from_fn`],
-    /// [`TypedTensor::from_array`] (zero-copy case) or `From<Vec<T>>`, and
+    /// [`TypedTensor::from_array`] (zero-copy case) or `TryFrom<Vec<T>>`, and
     /// neither shared, sliced, reshaped smaller, nor written after a
     /// copy-on-write. Otherwise (aligned buffers from `new`, `from_slice`,
     /// `deep_copy` or a copy-on-write; adopted bytes; shared or partial
@@ -666,9 +691,11 @@ impl<T: Element> TypedTensor<T> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_array(self) -> ArrayD<T> {
-        // Cannot fail: the invariant makes the elements readable as `T`.
-        // The empty array only keeps this path panic-free.
-        ArrayD::try_from(self.tensor).unwrap_or_else(|_| Array::from_vec(Vec::new()).into_dyn())
+        // The invariant makes the elements readable as `T`.
+        match ArrayD::try_from(self.tensor) {
+            Ok(a) => a,
+            Err(e) => invariant_broken(&e),
+        }
     }
 }
 
@@ -691,7 +718,9 @@ impl<T: Element> Clone for TypedTensor<T> {
 
 impl<T: Element> PartialEq for TypedTensor<T> {
     /// Same shape and the same elements bit for bit, as [`Tensor`]'s `==`
-    /// (a NaN equals the same NaN; -0.0 differs from 0.0).
+    /// (a NaN equals the same NaN; -0.0 differs from 0.0; `Int4` elements
+    /// that `Int4`'s own `==` finds equal differ if their unused high bits
+    /// do). Compare [`TypedTensor::as_slice`]s to compare values.
     ///
     /// ```
     /// use tftensor::TypedTensor;
@@ -819,7 +848,7 @@ impl<T: Element> Index<usize> for TypedTensor<T> {
     fn index(&self, i: usize) -> &T {
         match self.element(i) {
             Some(v) => v,
-            None => index_panic(&[i], &flat_shape(self.len())),
+            None => flat_panic(i, self.len()),
         }
     }
 }
@@ -843,7 +872,7 @@ impl<T: Element> IndexMut<usize> for TypedTensor<T> {
     fn index_mut(&mut self, i: usize) -> &mut T {
         let len = self.len();
         if i >= len {
-            index_panic(&[i], &flat_shape(len))
+            flat_panic(i, len)
         }
         match self.element_mut(i) {
             Ok(Some(v)) => v,
@@ -851,11 +880,6 @@ impl<T: Element> IndexMut<usize> for TypedTensor<T> {
             Err(e) => write_panic(&e),
         }
     }
-}
-
-/// The 1-D shape of `n` elements, for the flat index's panic message.
-fn flat_shape(n: usize) -> TensorShape {
-    TensorShape::from_usizes(&[n]).unwrap_or_default()
 }
 
 impl<T: Element> From<TypedTensor<T>> for Tensor {
@@ -896,24 +920,61 @@ impl<T: Element> TryFrom<Tensor> for TypedTensor<T> {
     }
 }
 
-impl<T: Element> From<Vec<T>> for TypedTensor<T> {
-    /// A 1-D tensor owning `values` without a copy (`bool` is copied once).
-    /// Like `Vec`, aborts if that `bool` copy cannot get memory.
+impl<T: Element> TryFrom<Vec<T>> for TypedTensor<T> {
+    type Error = Error;
+
+    /// A 1-D tensor owning `values` without a copy; `bool` is copied once
+    /// into bytes, which is why this can fail.
+    ///
+    /// # Errors
+    /// A failed allocation for the `bool` copy ([`Error::AllocationFailed`]).
     ///
     /// ```
-    /// let t = tftensor::TypedTensor::from(vec![1u16, 2, 3]);
+    /// let t = tftensor::TypedTensor::try_from(vec![1u16, 2, 3])?;
     /// assert_eq!(t.shape().dim_sizes(), vec![3]);
+    /// # Ok::<(), tftensor::Error>(())
     /// ```
-    fn from(values: Vec<T>) -> Self {
+    fn try_from(values: Vec<T>) -> Result<Self> {
         let len = values.len();
-        let shape = TensorShape::from_usizes(&[len]);
-        match shape.and_then(|s| Self::from_vec(s, values)) {
-            Ok(t) => t,
-            // A `Vec`'s length always makes a valid 1-D shape, and
-            // adoption cannot fail; only `bool`'s copy allocates.
-            Err(_) => std::alloc::handle_alloc_error(
-                std::alloc::Layout::array::<u8>(len).unwrap_or(std::alloc::Layout::new::<u8>()),
-            ),
+        Self::from_vec([len], values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A facade over a tensor that breaks the invariant (an int32 tensor
+    /// typed as f32), which no public constructor can make.
+    fn broken() -> TypedTensor<f32> {
+        TypedTensor {
+            tensor: Tensor::new(DataType::Int32, [2]).unwrap(),
+            capacity: 2,
+            _elem: PhantomData,
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "TypedTensor invariant broken")]
+    fn as_slice_does_not_hide_a_broken_invariant() {
+        let _ = broken().as_slice();
+    }
+
+    #[test]
+    #[should_panic(expected = "TypedTensor invariant broken")]
+    fn view_does_not_hide_a_broken_invariant() {
+        let _ = broken().view();
+    }
+
+    #[test]
+    #[should_panic(expected = "TypedTensor invariant broken")]
+    fn into_array_does_not_hide_a_broken_invariant() {
+        let _ = broken().into_array();
+    }
+
+    #[test]
+    fn wrap_takes_the_capacity_from_the_checked_slice() {
+        let t = TypedTensor::<u8>::try_from(Tensor::from_vec([2, 3], vec![0u8; 6]).unwrap());
+        assert_eq!(t.unwrap().capacity(), 6);
     }
 }

@@ -463,11 +463,11 @@ fn allocation_failure_is_an_error() {
         Err(Error::AllocationFailed { .. })
     ));
     assert!(matches!(
-        Tensor::new(DataType::String, [1 << 60]),
+        Tensor::new(DataType::String, [1i64 << 60]),
         Err(Error::AllocationFailed { .. })
     ));
     assert!(matches!(
-        Tensor::new(DataType::Complex128, [1 << 60]),
+        Tensor::new(DataType::Complex128, [1i64 << 60]),
         Err(Error::AllocationFailed { .. })
     ));
 }

@@ -381,8 +381,7 @@ fn bitcast<T: Sample>() {
             t.bitcast_from(&base, DataType::UInt8, [12]).unwrap_err(),
             Error::InvalidArgument("other tensor has zero-sized data type".into())
         );
-        #[allow(deprecated)]
-        let r = t.unsafe_copy_from_internal(&base, T::DTYPE, [12]);
+        let r = t.bitcast_from(&base, T::DTYPE, [12]);
         assert_eq!(
             r.unwrap_err(),
             Error::InvalidArgument("other tensor has zero-sized data type".into())

@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 use tftensor::ndarray::{array, s, Array, ArrayD, Ix0, Ix1, Ix2, Ix3, IxDyn};
-use tftensor::{DataType, Error, Tensor, TrackingAllocator, TypedTensor};
+use tftensor::{DataType, Error, Tensor, TensorShape, TrackingAllocator, TypedTensor};
 
 #[global_allocator]
 static GLOBAL: TrackingAllocator = TrackingAllocator::new();
@@ -61,12 +61,12 @@ fn new_is_zeroed_aligned_and_allocates_once() {
 
 #[test]
 fn new_uninit_is_zero_and_costs_what_new_costs() {
-    let (bytes, t) = allocated(|| TypedTensor::<u32>::new_uninit([N as i64]).unwrap());
+    let (bytes, t) = allocated(|| TypedTensor::<u32>::new([N as i64]).unwrap());
     assert_copied(bytes, N * 4);
     assert!(t.as_slice().iter().all(|&x| x == 0));
-    let b = TypedTensor::<bool>::new_uninit([3]).unwrap();
+    let b = TypedTensor::<bool>::new([3]).unwrap();
     assert_eq!(b.as_slice(), &[false; 3]);
-    assert!(TypedTensor::<u32>::new_uninit([-2]).is_err());
+    assert!(TypedTensor::<u32>::new([-2]).is_err());
 }
 
 #[test]
@@ -103,30 +103,35 @@ fn from_fn_writes_each_element_once_without_a_copy() {
 #[test]
 fn from_slice_reads_from_the_start_index() {
     let data: Vec<i32> = (0..10).collect();
-    let t = TypedTensor::from_slice([2, 3], &data, 4).unwrap();
+    let t = TypedTensor::from_slice_at([2, 3], &data, 4).unwrap();
     assert_eq!(t.as_slice(), &[4, 5, 6, 7, 8, 9]);
     assert!(t.as_tensor().is_aligned());
     assert_eq!(
-        TypedTensor::from_slice([2], &data, 0).unwrap().as_slice(),
+        TypedTensor::from_slice_at([2], &data, 0)
+            .unwrap()
+            .as_slice(),
         &[0, 1]
     );
     // Exactly enough, and nothing needed from the end.
-    assert_eq!(TypedTensor::from_slice([10], &data, 0).unwrap().len(), 10);
-    assert_eq!(TypedTensor::from_slice([0], &data, 10).unwrap().len(), 0);
     assert_eq!(
-        TypedTensor::from_slice([2, 3], &data, 5).unwrap_err(),
+        TypedTensor::from_slice_at([10], &data, 0).unwrap().len(),
+        10
+    );
+    assert_eq!(TypedTensor::from_slice_at([0], &data, 10).unwrap().len(), 0);
+    assert_eq!(
+        TypedTensor::from_slice_at([2, 3], &data, 5).unwrap_err(),
         Error::SizeMismatch("5 elements from index 5 vs. 6 in shape [2,3]".into())
     );
     assert_eq!(
-        TypedTensor::from_slice([1], &data, 11).unwrap_err(),
+        TypedTensor::from_slice_at([1], &data, 11).unwrap_err(),
         Error::OutOfRange("data_start_index 11 is past the end of 10 elements".into())
     );
     assert!(matches!(
-        TypedTensor::from_slice([-1], &data, 0),
+        TypedTensor::from_slice_at([-1], &data, 0),
         Err(Error::InvalidShape(_))
     ));
     let src = vec![1.0f32; N + 1];
-    let (bytes, _t) = allocated(|| TypedTensor::from_slice([N as i64], &src, 1).unwrap());
+    let (bytes, _t) = allocated(|| TypedTensor::from_slice_at([N as i64], &src, 1).unwrap());
     assert_copied(bytes, N * 4);
 }
 
@@ -232,7 +237,7 @@ fn index_reads_and_writes_at_ranks_1_to_8() {
 
 #[test]
 fn index_scalar_and_high_rank() {
-    let mut s = TypedTensor::from_vec([], vec![4.5f32]).unwrap();
+    let mut s = TypedTensor::from_vec(TensorShape::scalar(), vec![4.5f32]).unwrap();
     assert_eq!(s[[]], 4.5);
     s[[]] = 1.0;
     assert_eq!(s.get(&[]), Some(&1.0));
@@ -267,7 +272,7 @@ fn index_mut_out_of_range_panics() {
 #[test]
 #[should_panic(expected = "index [0, 0, 0] has 3 dims but the TypedTensor of shape [] has 0")]
 fn index_of_a_scalar_with_coordinates_panics() {
-    let t = TypedTensor::from_vec([], vec![1u8]).unwrap();
+    let t = TypedTensor::from_vec(TensorShape::scalar(), vec![1u8]).unwrap();
     let _ = t[[0, 0, 0]];
 }
 
@@ -391,7 +396,7 @@ fn reshape_within_capacity_keeps_the_buffer() {
     t.reshape([2, 2, 3]).unwrap();
     assert_eq!(t[[1, 1, 2]], 11);
     assert_eq!(ptr(&t), p);
-    t.reshape([]).unwrap();
+    t.reshape(TensorShape::scalar()).unwrap();
     assert_eq!(t[[]], 0);
 }
 
@@ -447,14 +452,14 @@ fn reshape_cannot_reach_invalid_bool_bytes_beyond_the_region() {
 #[test]
 fn deep_copy_and_readback_and_clone_copy_once() {
     let a = TypedTensor::from_fn([N as i64], |i| i as f32).unwrap();
-    for copy in [TypedTensor::deep_copy, TypedTensor::readback_and_clone] {
+    for copy in [TypedTensor::deep_copy, TypedTensor::deep_copy] {
         let (bytes, b) = allocated(|| copy(&a).unwrap());
         assert_copied(bytes, N * 4);
         assert_eq!(b, a);
         assert!(!b.as_tensor().shares_buffer_with(a.as_tensor()));
         assert!(b.as_tensor().is_aligned());
     }
-    let s = TypedTensor::from(vec![Bytes::from("q")]);
+    let s = TypedTensor::try_from(vec![Bytes::from("q")]).unwrap();
     assert_eq!(s.deep_copy().unwrap()[[0]], "q");
 }
 
@@ -466,23 +471,23 @@ fn views_share_the_buffer() {
     assert_eq!(v.cast::<u8>(), ptr(&t));
     assert_eq!(t.view().shape(), &[2, 3, 4]);
     assert_eq!(t.view()[[1, 2, 3]], 23);
-    assert_eq!(t.view_d::<Ix3>().unwrap()[[1, 0, 2]], 14);
-    assert_eq!(t.view_d::<IxDyn>().unwrap().ndim(), 3);
+    assert_eq!(t.tensor::<Ix3>().unwrap()[[1, 0, 2]], 14);
+    assert_eq!(t.tensor::<IxDyn>().unwrap().ndim(), 3);
     assert_eq!(
-        t.view_d::<Ix2>().unwrap_err(),
+        t.tensor::<Ix2>().unwrap_err(),
         Error::InvalidArgument(
             "Asking for tensor of 2 dimensions from a tensor of 3 dimensions".into()
         )
     );
     let shared = t.clone();
     t.view_mut().unwrap()[[0, 0, 0]] = 99;
-    t.view_mut_d::<Ix3>().unwrap()[[1, 2, 3]] = 77;
+    t.tensor_mut::<Ix3>().unwrap()[[1, 2, 3]] = 77;
     assert_eq!((t[[0, 0, 0]], t[[1, 2, 3]]), (99, 77));
     assert_eq!((shared[[0, 0, 0]], shared[[1, 2, 3]]), (0, 23));
-    assert!(t.view_mut_d::<Ix1>().is_err());
+    assert!(t.tensor_mut::<Ix1>().is_err());
     // Rank 0 and empty.
-    let s = TypedTensor::from_vec([], vec![2.5f64]).unwrap();
-    assert_eq!(s.view_d::<Ix0>().unwrap()[()], 2.5);
+    let s = TypedTensor::from_vec(TensorShape::scalar(), vec![2.5f64]).unwrap();
+    assert_eq!(s.tensor::<Ix0>().unwrap()[()], 2.5);
     assert_eq!(s.view().ndim(), 0);
     let e = TypedTensor::<f64>::new([3, 0]).unwrap();
     assert_eq!(e.view().shape(), &[3, 0]);
@@ -569,7 +574,7 @@ fn into_array_hands_over_a_unique_vec() {
     // A From<Vec> buffer too.
     let w = vec![3u64; 4];
     let p = w.as_ptr();
-    assert_eq!(TypedTensor::from(w).into_array().as_ptr(), p);
+    assert_eq!(TypedTensor::try_from(w).unwrap().into_array().as_ptr(), p);
 }
 
 #[test]
@@ -599,9 +604,13 @@ fn into_array_copies_once_otherwise() {
     let a = copies(TypedTensor::try_from(f).unwrap());
     assert!(a.iter().all(|&x| x == 1.0));
     // Strings and bool are always copied; empty and scalar shapes survive.
-    let s = TypedTensor::from(vec![Bytes::from("a"), Bytes::from("b")]).into_array();
+    let s = TypedTensor::try_from(vec![Bytes::from("a"), Bytes::from("b")])
+        .unwrap()
+        .into_array();
     assert_eq!(s[[1]], "b");
-    let b = TypedTensor::from(vec![true, false]).into_array();
+    let b = TypedTensor::try_from(vec![true, false])
+        .unwrap()
+        .into_array();
     assert_eq!(b.as_slice().unwrap(), &[true, false]);
     assert_eq!(
         TypedTensor::<f32>::new([2, 0])
@@ -610,7 +619,9 @@ fn into_array_copies_once_otherwise() {
             .shape(),
         &[2, 0]
     );
-    let z = TypedTensor::from_vec([], vec![9i8]).unwrap().into_array();
+    let z = TypedTensor::from_vec(TensorShape::scalar(), vec![9i8])
+        .unwrap()
+        .into_array();
     assert_eq!((z.ndim(), z[IxDyn(&[])]), (0, 9));
 }
 
@@ -618,15 +629,15 @@ fn into_array_copies_once_otherwise() {
 fn from_vec_is_one_dimensional_and_free() {
     let v = vec![1i32; N];
     let p = v.as_ptr().cast::<u8>();
-    let (bytes, t) = allocated(|| TypedTensor::from(v));
+    let (bytes, t) = allocated(|| TypedTensor::try_from(v).unwrap());
     assert!(bytes < SMALL, "{bytes}");
     assert_eq!(ptr(&t), p);
     assert_eq!(t.shape().dim_sizes(), vec![N as i64]);
-    let e = TypedTensor::from(Vec::<f32>::new());
+    let e = TypedTensor::try_from(Vec::<f32>::new()).unwrap();
     assert_eq!(e.shape().dim_sizes(), vec![0]);
     // bool is copied into bytes.
     let bools = vec![true; N];
-    let (bytes, b) = allocated(|| TypedTensor::from(bools));
+    let (bytes, b) = allocated(|| TypedTensor::try_from(bools).unwrap());
     assert_copied(bytes, N);
     assert!(b[[N - 1]]);
 }
@@ -660,7 +671,7 @@ fn debug_shows_dtype_shape_and_the_first_elements() {
         format!("{long:?}"),
         "TypedTensor { dtype: int8, shape: [3,3], data: [0, 1, 2, 3, 4, 5, 6, 7, ..] }"
     );
-    let s = TypedTensor::from(vec![Bytes::from("ab")]);
+    let s = TypedTensor::try_from(vec![Bytes::from("ab")]).unwrap();
     assert_eq!(
         format!("{s:?}"),
         "TypedTensor { dtype: string, shape: [1], data: [b\"ab\"] }"
@@ -702,4 +713,46 @@ fn queries_report_the_logical_shape() {
         TypedTensor::<half::bf16>::new([1]).unwrap().dtype(),
         DataType::BFloat16
     );
+}
+
+#[test]
+fn from_slice_takes_tensor_from_slice_arguments() {
+    // Same arguments and contract as `Tensor::from_slice`.
+    let t = TypedTensor::from_slice([2, 2], &[1u16, 2, 3, 4]).unwrap();
+    assert_eq!(
+        t.as_tensor(),
+        &Tensor::from_slice([2, 2], &[1u16, 2, 3, 4]).unwrap()
+    );
+    assert!(t.as_tensor().is_aligned());
+    assert_eq!(
+        TypedTensor::from_slice([2, 2], &[1u16, 2, 3, 4, 5]).unwrap_err(),
+        Tensor::from_slice([2, 2], &[1u16, 2, 3, 4, 5]).unwrap_err()
+    );
+    // Sentis' start index is `from_slice_at`, which ignores what follows.
+    let s = TypedTensor::from_slice_at([2], &[9u16, 1, 2, 9], 1).unwrap();
+    assert_eq!(s.as_slice(), &[1, 2]);
+}
+
+#[test]
+fn tensor_is_tensors_fixed_rank_view() {
+    let t = TypedTensor::from_fn([2, 3], |i| i as i32).unwrap();
+    let u = t.as_tensor();
+    assert_eq!(t.tensor::<Ix2>().unwrap(), u.tensor::<i32, Ix2>().unwrap());
+    assert_eq!(
+        t.tensor::<Ix1>().unwrap_err(),
+        u.tensor::<i32, Ix1>().unwrap_err()
+    );
+    assert_eq!(t.view(), u.tensor::<i32, IxDyn>().unwrap());
+}
+
+#[test]
+fn new_zero_fills_and_shapes_take_usize_and_unit() {
+    let t = TypedTensor::<u64>::new([2usize, 3]).unwrap();
+    assert_eq!(t.as_slice(), &[0; 6]);
+    let v = TypedTensor::<i8>::new(vec![4usize]).unwrap();
+    assert_eq!(v.as_slice(), &[0; 4]);
+    let mut s = TypedTensor::from_vec((), vec![1.5f32]).unwrap();
+    assert_eq!(s.dims(), 0);
+    s.reshape([1usize, 1]).unwrap();
+    assert_eq!(s[[0, 0]], 1.5);
 }

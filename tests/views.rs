@@ -41,7 +41,12 @@ fn every_accessor<T: Sample>() {
 
     check_view(t.tensor::<T, Ix3>().unwrap(), &[2, 3, 4], &vals, p);
     check_view(t.tensor::<T, IxDyn>().unwrap(), &[2, 3, 4], &vals, p);
-    check_view(t.view::<T>().unwrap(), &[2, 3, 4], &vals, p);
+    check_view(
+        t.tensor::<T, tftensor::ndarray::IxDyn>().unwrap(),
+        &[2, 3, 4],
+        &vals,
+        p,
+    );
     check_view(t.flat::<T>().unwrap(), &[24], &vals, p);
     check_view(t.unaligned_flat::<T>().unwrap().view(), &[24], &vals, p);
     check_view(t.shaped::<T, Ix2>(&[6, 4]).unwrap(), &[6, 4], &vals, p);
@@ -188,20 +193,25 @@ macro_rules! each_mut_accessor {
         let (p, a) = write_via!(t, |x| x.tensor_mut::<$T, IxDyn>(), &[1, 0, 1][..], v(1));
         check("tensor_mut dyn", t, 0, 13, v(1), p, a);
         let mut t = make();
-        let (p, a) = write_via!(t, |x| x.view_mut::<$T>(), &[0, 2, 1][..], v(2));
+        let (p, a) = write_via!(
+            t,
+            |x| x.tensor_mut::<$T, tftensor::ndarray::IxDyn>(),
+            &[0, 2, 1][..],
+            v(2)
+        );
         check("view_mut", t, 0, 9, v(2), p, a);
         let mut t = make();
         let (p, a) = write_via!(t, |x| x.flat_mut::<$T>(), 5, v(3));
         check("flat_mut", t, 0, 5, v(3), p, a);
         let mut t = make();
-        let (p, a) = write_via!(t, |x| x.unaligned_flat_mut::<$T>(), 6, v(4));
-        check("unaligned_flat_mut", t, 0, 6, v(4), p, a);
+        let (p, a) = write_via!(t, |x| x.flat_mut::<$T>(), 6, v(4));
+        check("flat_mut", t, 0, 6, v(4), p, a);
         let mut t = make();
         let (p, a) = write_via!(t, |x| x.shaped_mut::<$T, Ix2>(&[6, 4]), [2, 3], v(5));
         check("shaped_mut", t, 0, 11, v(5), p, a);
         let mut t = make();
-        let (p, a) = write_via!(t, |x| x.unaligned_shaped_mut::<$T, Ix1>(&[24]), 20, v(6));
-        check("unaligned_shaped_mut", t, 0, 20, v(6), p, a);
+        let (p, a) = write_via!(t, |x| x.shaped_mut::<$T, Ix1>(&[24]), 20, v(6));
+        check("shaped_mut", t, 0, 20, v(6), p, a);
         let mut t = make();
         let (p, a) = write_via!(t, |x| x.flat_inner_dims_mut::<$T, Ix2>(), [5, 0], v(7));
         check("flat_inner_dims_mut", t, 0, 20, v(7), p, a);
@@ -338,7 +348,7 @@ fn wrong_dtype<T: Sample, U: Sample>() {
     let text = format!("{} expected, got {}", U::DTYPE, T::DTYPE);
     assert_eq!(t.tensor::<U, Ix3>().unwrap_err(), want);
     assert_eq!(t.tensor::<U, Ix3>().unwrap_err().to_string(), text);
-    assert_eq!(t.view::<U>().unwrap_err(), want);
+    assert_eq!(t.tensor::<U, tftensor::ndarray::IxDyn>().unwrap_err(), want);
     assert_eq!(t.vec::<U>().unwrap_err(), want);
     assert_eq!(t.matrix::<U>().unwrap_err(), want);
     assert_eq!(t.flat::<U>().unwrap_err(), want);
@@ -365,13 +375,16 @@ fn wrong_dtype<T: Sample, U: Sample>() {
     // The writable twins fail the same way, before any copy.
     let reader = t.clone();
     assert_eq!(t.tensor_mut::<U, Ix3>().unwrap_err(), want);
-    assert_eq!(t.view_mut::<U>().unwrap_err(), want);
+    assert_eq!(
+        t.tensor_mut::<U, tftensor::ndarray::IxDyn>().unwrap_err(),
+        want
+    );
     assert_eq!(t.vec_mut::<U>().unwrap_err(), want);
     assert_eq!(t.matrix_mut::<U>().unwrap_err(), want);
     assert_eq!(t.flat_mut::<U>().unwrap_err(), want);
-    assert_eq!(t.unaligned_flat_mut::<U>().unwrap_err(), want);
+    assert_eq!(t.flat_mut::<U>().unwrap_err(), want);
     assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_err(), want);
-    assert_eq!(t.unaligned_shaped_mut::<U, Ix1>(&[24]).unwrap_err(), want);
+    assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_err(), want);
     assert_eq!(t.flat_inner_dims_mut::<U, Ix2>().unwrap_err(), want);
     assert_eq!(t.flat_outer_dims_mut::<U, Ix2>().unwrap_err(), want);
     assert_eq!(t.flat_inner_outer_dims_mut::<U, Ix2>(1).unwrap_err(), want);
@@ -407,7 +420,10 @@ fn shape_errors<T: Sample>() {
 
     let count = |s: &str| Error::SizeMismatch(s.to_string());
     assert_eq!(t.shaped::<T, Ix2>(&[5, 5]).unwrap_err(), count("25 vs. 24"));
-    assert_eq!(t.shaped::<T, Ix0>(&[]).unwrap_err(), count("1 vs. 24"));
+    assert_eq!(
+        t.shaped::<T, Ix0>(&[0i64; 0]).unwrap_err(),
+        count("1 vs. 24")
+    );
     assert_eq!(
         t.unaligned_shaped::<T, Ix1>(&[23]).unwrap_err(),
         count("23 vs. 24")
@@ -417,7 +433,7 @@ fn shape_errors<T: Sample>() {
         count("25 vs. 24")
     );
     assert_eq!(
-        t.unaligned_shaped_mut::<T, Ix1>(&[25]).unwrap_err(),
+        t.shaped_mut::<T, Ix1>(&[25]).unwrap_err(),
         count("25 vs. 24")
     );
     assert!(matches!(
@@ -430,7 +446,7 @@ fn shape_errors<T: Sample>() {
     ));
     assert_eq!(
         t.shaped::<T, Ix2>(&[-2, -12]).unwrap_err(),
-        Error::InvalidShape("Expected a non-negative size, got -2".into())
+        Error::InvalidShape("Expected shape dimensions to be non-negative, got -2".into())
     );
     assert!(matches!(
         t.shaped::<T, Ix2>(&[i64::MAX, 3]),
@@ -505,7 +521,7 @@ fn uninitialized<T: Sample>() {
     ));
     assert_eq!(u.vec::<T>().unwrap_err(), err);
     assert_eq!(u.flat::<T>().unwrap_err(), err);
-    assert_eq!(u.view::<T>().unwrap_err(), err);
+    assert_eq!(u.tensor::<T, tftensor::ndarray::IxDyn>().unwrap_err(), err);
     assert_eq!(u.bit_casted_tensor::<T, Ix1>().unwrap_err(), err);
     assert_eq!(u.vec_mut::<T>().unwrap_err(), err);
     assert_eq!(u.flat_mut::<T>().unwrap_err(), err);
@@ -528,7 +544,10 @@ fn zero_elements<T: Sample>() {
     assert!(z.data_ptr().is_none());
     assert_eq!(z.matrix::<T>().unwrap().shape(), &[0, 3]);
     assert_eq!(z.flat::<T>().unwrap().len(), 0);
-    assert_eq!(z.view::<T>().unwrap().shape(), &[0, 3]);
+    assert_eq!(
+        z.tensor::<T, tftensor::ndarray::IxDyn>().unwrap().shape(),
+        &[0, 3]
+    );
     assert_eq!(z.tensor::<T, IxDyn>().unwrap().shape(), &[0, 3]);
     assert_eq!(z.shaped::<T, Ix3>(&[3, 0, 7]).unwrap().shape(), &[3, 0, 7]);
     assert_eq!(z.flat_inner_dims::<T, Ix3>().unwrap().shape(), &[1, 0, 3]);
@@ -563,7 +582,7 @@ fn views_allocate_nothing<T: Sample>() {
         let mut ptrs = [std::ptr::null::<T>(); 16];
         ptrs[0] = t.tensor::<T, Ix3>().unwrap().as_ptr();
         ptrs[1] = t.tensor::<T, IxDyn>().unwrap().as_ptr();
-        ptrs[2] = t.view::<T>().unwrap().as_ptr();
+        ptrs[2] = t.tensor::<T, tftensor::ndarray::IxDyn>().unwrap().as_ptr();
         ptrs[3] = t.flat::<T>().unwrap().as_ptr();
         ptrs[4] = t.unaligned_flat::<T>().unwrap().as_ptr();
         ptrs[5] = t.shaped::<T, Ix2>(&[6, 4]).unwrap().as_ptr();
@@ -907,7 +926,8 @@ fn misaligned_bitcast_reads_fail_and_writes_realign() {
 #[test]
 fn high_rank_dyn_views_allocate_only_their_dims() {
     let t = Tensor::new(DataType::Float, [1, 2, 1, 2, 1]).unwrap();
-    let (ndim, alloc) = allocated_by(|| t.view::<f32>().unwrap().ndim());
+    let (ndim, alloc) =
+        allocated_by(|| t.tensor::<f32, tftensor::ndarray::IxDyn>().unwrap().ndim());
     assert_eq!(ndim, 5);
     assert!(alloc > 0, "ndarray's IxDyn heap-allocates above rank 4");
     assert!(alloc < 16 * 5 * 8, "only the dims and strides");
@@ -985,7 +1005,7 @@ fn try_from_array_view_copies() {
     let e = Tensor::try_from(a.slice(s![..0, ..])).unwrap();
     assert_eq!(e.shape().dim_sizes(), vec![0, 3]);
     // Round trip through a view of a tensor.
-    let back = Tensor::try_from(tt.view::<u16>().unwrap()).unwrap();
+    let back = Tensor::try_from(tt.tensor::<u16, tftensor::ndarray::IxDyn>().unwrap()).unwrap();
     assert_eq!(back, tt);
     assert!(!back.shares_buffer_with(&tt));
     let strings = array!["x".into(), tftensor::bytes::Bytes::from("yz")];
@@ -999,8 +1019,51 @@ fn try_from_array_view_copies() {
 #[test]
 fn view_d_is_over_the_buffer() {
     let t = Tensor::from_vec([2, 2], vec![1.5f64, 2.5, 3.5, 4.5]).unwrap();
-    let v: tftensor::ndarray::ArrayViewD<'_, f64> = t.view::<f64>().unwrap();
+    let v: tftensor::ndarray::ArrayViewD<'_, f64> =
+        t.tensor::<f64, tftensor::ndarray::IxDyn>().unwrap();
     assert_eq!(v.as_ptr() as *const u8, t.data_ptr().unwrap());
     assert_eq!(v[[1, 0]], 3.5);
     assert_eq!(v.ndim(), 2);
+}
+
+#[test]
+fn every_shape_argument_takes_into_shape() {
+    use tftensor::TensorShape;
+    let t = Tensor::from_vec([6], (0..6).collect::<Vec<i32>>()).unwrap();
+    let want = t.shaped::<i32, Ix2>(&[2i64, 3]).unwrap().to_owned();
+    assert_eq!(t.shaped::<i32, Ix2>([2usize, 3]).unwrap(), want);
+    assert_eq!(t.shaped::<i32, Ix2>(&[2usize, 3][..]).unwrap(), want);
+    assert_eq!(t.shaped::<i32, Ix2>(vec![2usize, 3]).unwrap(), want);
+    assert_eq!(t.shaped::<i32, Ix2>(vec![2i64, 3]).unwrap(), want);
+    assert_eq!(t.shaped::<i32, Ix2>([2, 3]).unwrap(), want);
+    let shape = TensorShape::new(&[2, 3]).unwrap();
+    assert_eq!(t.shaped::<i32, Ix2>(&shape).unwrap(), want);
+    assert_eq!(t.unaligned_shaped::<i32, Ix2>([2usize, 3]).unwrap(), want);
+    assert_eq!(
+        t.bit_casted_shaped::<u32, Ix2>([2usize, 3]).unwrap()[[1, 2]],
+        5
+    );
+    let mut m = t.clone();
+    m.shaped_mut::<i32, Ix2>([3usize, 2]).unwrap()[[2, 1]] = 50;
+    m.bit_casted_shaped_mut::<u32, Ix1>(vec![6usize]).unwrap()[0] = 7;
+    assert_eq!(m.as_slice::<i32>().unwrap(), &[7, 1, 2, 3, 4, 50]);
+    // A usize past i64::MAX, or a negative i64, is a shape error.
+    assert!(matches!(
+        t.shaped::<i32, Ix1>([usize::MAX]),
+        Err(Error::InvalidShape(_))
+    ));
+    assert!(matches!(
+        t.shaped::<i32, Ix1>([-6i64]),
+        Err(Error::InvalidShape(_))
+    ));
+    let s = Tensor::from(1i32);
+    assert_eq!(s.shaped::<i32, Ix0>(()).unwrap()[()], 1);
+    assert_eq!(
+        Tensor::new(DataType::Int8, [2usize, 2]).unwrap().shape(),
+        &shape_of(&[2, 2])
+    );
+}
+
+fn shape_of(dims: &[i64]) -> tftensor::TensorShape {
+    tftensor::TensorShape::new(dims).unwrap()
 }

@@ -225,19 +225,31 @@ impl Root {
         match T::REPR {
             Repr::Typed => Ok(Root::from_elements(values)),
             Repr::Bool => Root::copy_of(allocator, as_bytes(&values)),
-            Repr::Pod => {
-                let mut values = values;
-                let len = std::mem::size_of_val(values.as_slice());
-                let ptr =
-                    NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
-                Ok(Root {
-                    ptr,
-                    len,
-                    typed: false,
-                    writable: true,
-                    owner: Owner::Vec(Box::new(values)),
-                })
-            }
+            Repr::Pod => Ok(Root::adopt_pod(values)),
+        }
+    }
+
+    /// A POD `Vec` adopted as a byte root, without a copy.
+    fn adopt_pod<T: Stored>(mut values: Vec<T>) -> Root {
+        let len = std::mem::size_of_val(values.as_slice());
+        let ptr = NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
+        Root {
+            ptr,
+            len,
+            typed: false,
+            writable: true,
+            owner: Owner::Vec(Box::new(values)),
+        }
+    }
+
+    /// A root of the one element `value`, with no fallible allocation: a
+    /// one-element `Vec` is adopted (for `bool`, a `Vec<u8>` of its byte,
+    /// so no `Vec<bool>` ever sees a written byte).
+    pub(crate) fn scalar<T: Stored>(value: T) -> Root {
+        match T::REPR {
+            Repr::Typed => Root::from_elements(vec![value]),
+            Repr::Bool => Root::adopt_pod(as_bytes(std::slice::from_ref(&value)).to_vec()),
+            Repr::Pod => Root::adopt_pod(vec![value]),
         }
     }
 

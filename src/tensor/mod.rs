@@ -19,14 +19,27 @@ mod views;
 
 pub use tensor_mut::{ChunksMut, TensorMut};
 
-/// Something that can become a [`TensorShape`]: a `TensorShape`, an array,
-/// slice or `Vec` of `i64`, or a slice of `usize`. Conversions are checked.
+/// Something that can become a [`TensorShape`]: every method that takes a
+/// shape takes one of these. A `TensorShape` (owned or borrowed), or the
+/// dims as an array, a reference to an array, a slice or a `Vec` of `i64`
+/// (TF's type), `i32` (what an unsuffixed literal like `[2, 3]` is) or
+/// `usize` (Rust's lengths); `()` for a scalar. Conversions are checked as
+/// [`TensorShape::new`] checks them; a `usize` above `i64::MAX` is an
+/// error too.
 ///
 /// ```
 /// use tftensor::{IntoShape, TensorShape};
-/// assert_eq!([2i64, 3].into_shape().unwrap(), TensorShape::new(&[2, 3]).unwrap());
-/// assert_eq!((&[2usize, 3][..]).into_shape().unwrap().num_elements(), 6);
+/// let want = TensorShape::new(&[2, 3])?;
+/// assert_eq!([2i64, 3].into_shape()?, want);
+/// assert_eq!([2, 3].into_shape()?, want); // a literal: i32
+/// assert_eq!([2usize, 3].into_shape()?, want);
+/// assert_eq!((&[2usize, 3][..]).into_shape()?, want);
+/// assert_eq!(vec![2usize, 3].into_shape()?, want);
+/// assert_eq!(vec![2i64, 3].into_shape()?, want);
 /// assert!([-1i64].into_shape().is_err());
+/// assert!([usize::MAX].into_shape().is_err());
+/// assert_eq!(().into_shape()?, TensorShape::scalar()); // `[]` would be ambiguous
+/// # Ok::<(), tftensor::Error>(())
 /// ```
 pub trait IntoShape {
     /// Converts, checking the dims.
@@ -43,35 +56,54 @@ impl IntoShape for &TensorShape {
         Ok(self.clone())
     }
 }
-impl<const N: usize> IntoShape for [i64; N] {
+/// `()` is the scalar shape: an empty array literal `[]` has no element
+/// type to pick an impl by.
+impl IntoShape for () {
     fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::new(&self)
+        Ok(TensorShape::scalar())
     }
 }
-impl<const N: usize> IntoShape for &[i64; N] {
-    fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::new(self)
-    }
+
+/// The `IntoShape` impls for arrays, array references, slices and `Vec`s
+/// of one dim type, given how an array (without allocating) and a slice
+/// of it become a shape.
+macro_rules! into_shape_impls {
+    ($($t:ty => |$a:ident| $array:expr, |$s:ident| $slice:expr;)*) => {$(
+        impl<const N: usize> IntoShape for [$t; N] {
+            fn into_shape(self) -> Result<TensorShape> {
+                let $a = self;
+                $array
+            }
+        }
+        impl<const N: usize> IntoShape for &[$t; N] {
+            fn into_shape(self) -> Result<TensorShape> {
+                (*self).into_shape()
+            }
+        }
+        impl IntoShape for &[$t] {
+            fn into_shape(self) -> Result<TensorShape> {
+                let $s = self;
+                $slice
+            }
+        }
+        impl IntoShape for Vec<$t> {
+            fn into_shape(self) -> Result<TensorShape> {
+                self.as_slice().into_shape()
+            }
+        }
+        impl IntoShape for &Vec<$t> {
+            fn into_shape(self) -> Result<TensorShape> {
+                self.as_slice().into_shape()
+            }
+        }
+    )*};
 }
-impl IntoShape for &[i64] {
-    fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::new(self)
-    }
-}
-impl IntoShape for Vec<i64> {
-    fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::new(&self)
-    }
-}
-impl IntoShape for &Vec<i64> {
-    fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::new(self)
-    }
-}
-impl IntoShape for &[usize] {
-    fn into_shape(self) -> Result<TensorShape> {
-        TensorShape::from_usizes(self)
-    }
+
+into_shape_impls! {
+    i64 => |a| TensorShape::new(&a), |s| TensorShape::new(s);
+    i32 => |a| TensorShape::new(&a.map(i64::from)),
+        |s| TensorShape::new(&s.iter().map(|&d| i64::from(d)).collect::<Vec<_>>());
+    usize => |a| TensorShape::from_usizes(&a), |s| TensorShape::from_usizes(s);
 }
 
 /// A shared region of a root buffer. `offset` counts bytes for POD roots
@@ -184,7 +216,7 @@ impl Tensor {
     pub fn from_dtype(dtype: DataType) -> Tensor {
         Tensor {
             dtype,
-            shape: TensorShape::new(&[0]).unwrap_or_default(),
+            shape: TensorShape::empty_vector(),
             buf: None,
         }
     }
@@ -750,21 +782,18 @@ impl PartialEq for Tensor {
 }
 
 impl<T: Element> From<T> for Tensor {
-    /// A scalar tensor (TF's host-scalar constructors).
+    /// A scalar tensor (TF's host-scalar constructors). Cannot fail: the
+    /// value's one-element `Vec` becomes the buffer (no aligned
+    /// allocation, not even for `bool`).
     ///
     /// ```
     /// use tftensor::{DataType, Tensor};
     /// assert_eq!(Tensor::from(123.45f32).scalar::<f32>().unwrap()[()], 123.45);
     /// assert_eq!(Tensor::from(half::bf16::ONE).dtype(), DataType::BFloat16);
+    /// assert!(Tensor::from(true).is_initialized());
     /// ```
     fn from(value: T) -> Tensor {
-        // A one-element tensor only fails if the allocator does; fall back
-        // to an uninitialized scalar then, which reports itself as such.
-        Tensor::from_vec(TensorShape::scalar(), vec![value]).unwrap_or_else(|_| Tensor {
-            dtype: T::DTYPE,
-            shape: TensorShape::scalar(),
-            buf: None,
-        })
+        Tensor::with_root(T::DTYPE, TensorShape::scalar(), Root::scalar(value))
     }
 }
 

@@ -92,6 +92,7 @@ impl Tensor {
         let buf = self.buf.as_ref().map(|b| {
             // Row length in the root's units; the checks above keep it in
             // bounds, and `dim0 > 0` here.
+            debug_assert!(dim0 > 0 && (0..=dim0).contains(&start));
             let row = self.region_len() / usize::try_from(dim0).unwrap_or(1).max(1);
             let skip = usize::try_from(start).unwrap_or(0).saturating_mul(row);
             Buf {
@@ -160,25 +161,6 @@ impl Tensor {
             buf: other.buf.clone(),
         };
         Ok(())
-    }
-
-    /// The deprecated `UnsafeCopyFromInternal`: exactly
-    /// [`Tensor::bitcast_from`] (nothing here is unsafe).
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// use tftensor::{DataType, Tensor};
-    /// let mut t = Tensor::default();
-    /// assert!(t.unsafe_copy_from_internal(&Tensor::from("x"), DataType::UInt8, [1]).is_err());
-    /// ```
-    #[deprecated(note = "use bitcast_from, as TF recommends")]
-    pub fn unsafe_copy_from_internal(
-        &mut self,
-        other: &Tensor,
-        dtype: DataType,
-        shape: impl IntoShape,
-    ) -> Result<()> {
-        self.bitcast_from(other, dtype, shape)
     }
 
     /// TF's `CopyFrom`: despite the name, shares `other`'s buffer and dtype

@@ -6,7 +6,7 @@
 //! holds an exclusive right to its own rows of that one buffer, so the
 //! borrow checker, not a runtime copy, keeps writers apart.
 
-use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2, IxDyn};
+use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2};
 
 use crate::buffer::Exclusive;
 use crate::dtype::DataType;
@@ -382,8 +382,11 @@ impl<'a> TensorMut<'a> {
         })
     }
 
+    /// The element count; saturating, so a count past `usize` (possible
+    /// only without a buffer, on a 32-bit target) fails the view's checks
+    /// instead of reading as empty.
     fn count(&self) -> usize {
-        usize::try_from(self.num_elements()).unwrap_or(0)
+        usize::try_from(self.num_elements()).unwrap_or(usize::MAX)
     }
 
     fn dims_of<D: Dimension>(&self) -> Result<D> {
@@ -396,9 +399,7 @@ impl<'a> TensorMut<'a> {
             }
         }
         let mut dim = D::zeros(self.shape.dims());
-        for (d, s) in dim.slice_mut().iter_mut().zip(self.shape.iter()) {
-            *d = usize::try_from(s).unwrap_or(0);
-        }
+        self.shape.fill_usize(dim.slice_mut());
         Ok(dim)
     }
 
@@ -621,35 +622,6 @@ impl<'a> TensorMut<'a> {
     /// ```
     pub fn matrix_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix2>> {
         self.tensor_mut::<T, Ix2>()
-    }
-
-    /// All elements with the sub-tensor's own rank (`IxDyn`).
-    ///
-    /// # Errors
-    /// A dtype mismatch.
-    ///
-    /// ```
-    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
-    /// assert_eq!(t.slice_mut(0, 1)?.view::<u8>()?.shape(), &[1, 2]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn view<T: Element>(&self) -> Result<ArrayView<'_, T, IxDyn>> {
-        self.tensor::<T, IxDyn>()
-    }
-
-    /// Writable twin of [`TensorMut::view`].
-    ///
-    /// # Errors
-    /// A dtype mismatch.
-    ///
-    /// ```
-    /// let mut t = tftensor::Tensor::from_vec([2, 2], vec![0u8; 4])?;
-    /// t.slice_mut(0, 1)?.view_mut::<u8>()?[[0, 1]] = 2;
-    /// assert_eq!(t.as_slice::<u8>()?, &[0, 2, 0, 0]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn view_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, IxDyn>> {
-        self.tensor_mut::<T, IxDyn>()
     }
 
     /// The single element of a one-element sub-tensor, writable.

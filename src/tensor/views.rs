@@ -18,7 +18,7 @@ use crate::dtype::DataType;
 use crate::element::{Element, PodElement};
 use crate::error::{Error, Result};
 use crate::shape::MAX_DIMENSIONS;
-use crate::tensor::Tensor;
+use crate::tensor::{IntoShape, Tensor};
 
 /// TF's rank check (`AsEigenDSizes`): a fixed-rank `D` must have `rank`
 /// dims. Checked before `D::zeros`, which panics on a wrong rank.
@@ -48,11 +48,6 @@ fn fixed_rank<D: Dimension>(what: &str) -> Result<usize> {
             "{what} needs a fixed-rank dimension type (Ix1..Ix6)"
         ))),
     }
-}
-
-fn to_usize(d: i64) -> Result<usize> {
-    usize::try_from(d)
-        .map_err(|_| Error::InvalidShape(format!("Expected a non-negative size, got {d}")))
 }
 
 /// The element count of `dim`, checked.
@@ -123,6 +118,7 @@ macro_rules! typed_accessors {
         fn $name:ident / $name_mut:ident <$($D:ident)?> ($($arg:ident: $argty:ty),*) -> $Dim:ty
             = |$this:ident| $dim:expr;
         mut_example: $mut_example:literal;
+        $(mut_alias: $mut_alias:literal;)?
     )*) => {$(
         $(#[$doc])*
         pub fn $name<T: Element $(, $D: Dimension)?>(&self $(, $arg: $argty)*) -> Result<ArrayView<'_, T, $Dim>> {
@@ -143,6 +139,7 @@ macro_rules! typed_accessors {
         #[doc = concat!("As [`Tensor::", stringify!($name), "`], or a failed allocation for the copy.")]
         ///
         #[doc = $mut_example]
+        $(#[doc(alias = $mut_alias)])?
         pub fn $name_mut<T: Element $(, $D: Dimension)?>(&mut self $(, $arg: $argty)*) -> Result<ArrayViewMut<'_, T, $Dim>> {
             self.check_dtype::<T>()?;
             let $this = &*self;
@@ -178,28 +175,24 @@ impl Tensor {
     }
 
     /// `sizes` as a `D` (rank checked), without the count check.
-    fn sizes_dim<D: Dimension>(sizes: &[i64]) -> Result<D> {
+    fn sizes_dim<D: Dimension>(sizes: impl IntoShape) -> Result<D> {
+        let shape = sizes.into_shape()?;
+        let rank = shape.dims();
         if let Some(n) = D::NDIM {
-            if n != sizes.len() {
+            if n != rank {
                 return Err(Error::InvalidArgument(format!(
-                    "Asking for a view of {} dimensions with {} sizes ({} vs. {})",
-                    n,
-                    sizes.len(),
-                    n,
-                    sizes.len()
+                    "Asking for a view of {n} dimensions with {rank} sizes ({n} vs. {rank})"
                 )));
             }
         }
-        let mut dim = D::zeros(sizes.len());
-        for (d, &s) in dim.slice_mut().iter_mut().zip(sizes) {
-            *d = to_usize(s)?;
-        }
+        let mut dim = D::zeros(rank);
+        shape.fill_usize(dim.slice_mut());
         Ok(dim)
     }
 
     /// `sizes` as a `D` whose element count must equal this tensor's, with
     /// TF's `"<new> vs. <old>"` text.
-    fn shaped_dim<D: Dimension>(&self, sizes: &[i64]) -> Result<D> {
+    fn shaped_dim<D: Dimension>(&self, sizes: impl IntoShape) -> Result<D> {
         let dim = Self::sizes_dim::<D>(sizes)?;
         let n = count(&dim)?;
         if i64::try_from(n).ok() != Some(self.num_elements()) {
@@ -310,7 +303,9 @@ assert_eq!(t.as_slice::<i32>()?, &[1, 2, 0, 0]);
 # Ok::<(), tftensor::Error>(())
 ```"#;
 
-        /// TF's `flat<T>()`: all elements as a rank-1 view, any rank.
+        /// TF's `flat<T>()`: all elements as a rank-1 view, any rank. Its
+        /// writable twin is also TF's `unaligned_flat` for writing (views
+        /// need only element alignment here).
         ///
         /// # Errors
         /// A dtype mismatch, or an uninitialized tensor.
@@ -320,7 +315,6 @@ assert_eq!(t.as_slice::<i32>()?, &[1, 2, 0, 0]);
         /// assert_eq!(t.flat::<i32>()?.len(), 4);
         /// # Ok::<(), tftensor::Error>(())
         /// ```
-        #[doc(alias = "unaligned_flat")]
         fn flat / flat_mut <>() -> Ix1 = |t| t.flat_dim();
         mut_example: r#"```
 let mut t = tftensor::Tensor::from_vec([2, 2], vec![1u8, 2, 3, 4])?;
@@ -328,23 +322,28 @@ t.flat_mut::<u8>()?[3] = 40;
 assert_eq!(t.matrix::<u8>()?[[1, 1]], 40);
 # Ok::<(), tftensor::Error>(())
 ```"#;
+        mut_alias: "unaligned_flat_mut";
 
         /// TF's `shaped<T, N>(sizes)`: the elements seen with another shape
-        /// of the same count. O(1), no copy.
+        /// of the same count. O(1), no copy. `sizes` is any [`IntoShape`]
+        /// (`[2, 3]`, `&[2usize, 3]`, a `Vec<i64>`, a `TensorShape`, ...).
+        /// Also TF's `unaligned_shaped` when writing: views need only
+        /// element alignment here.
         ///
         /// # Errors
         /// `"144 vs. 120"` when the counts differ (new vs. old); `sizes`
-        /// of another rank than `D`; a negative size; a dtype mismatch.
+        /// of another rank than `D`; an invalid shape (a negative size); a
+        /// dtype mismatch.
         ///
         /// ```
         /// use tftensor::{ndarray::Ix2, Tensor};
         /// let t = Tensor::from_vec([6], (0..6).collect::<Vec<i64>>())?;
         /// assert_eq!(t.shaped::<i64, Ix2>(&[2, 3])?[[1, 0]], 3);
+        /// assert_eq!(t.shaped::<i64, Ix2>([2usize, 3])?[[1, 2]], 5);
         /// assert_eq!(t.shaped::<i64, Ix2>(&[2, 4]).unwrap_err().to_string(), "8 vs. 6");
         /// # Ok::<(), tftensor::Error>(())
         /// ```
-        #[doc(alias = "unaligned_shaped")]
-        fn shaped / shaped_mut <D>(sizes: &[i64]) -> D = |t| t.shaped_dim::<D>(sizes);
+        fn shaped / shaped_mut <D>(sizes: impl IntoShape) -> D = |t| t.shaped_dim::<D>(sizes);
         mut_example: r#"```
 use tftensor::{ndarray::Ix2, Tensor};
 let mut t = Tensor::from_vec([6], vec![0i64; 6])?;
@@ -352,6 +351,7 @@ t.shaped_mut::<i64, Ix2>(&[2, 3])?[[1, 0]] = 7;
 assert_eq!(t.vec::<i64>()?[3], 7);
 # Ok::<(), tftensor::Error>(())
 ```"#;
+        mut_alias: "unaligned_shaped_mut";
 
         /// TF's `flat_inner_dims<T, N>()`: keeps the last `N - 1` dims and
         /// folds the leading ones into the first; pads with leading 1s when
@@ -447,25 +447,6 @@ t.flat_inner_outer_dims_dyn_mut::<i8>(0, 3)?[[1, 2, 0]] = -1; // [2, 3, 1]
 assert_eq!(t.as_slice::<i8>()?[5], -1);
 # Ok::<(), tftensor::Error>(())
 ```"#;
-
-        /// All elements as a view of the tensor's own rank (`IxDyn`). O(1),
-        /// no copy; allocates only for rank above 4 (ndarray's `IxDyn`).
-        ///
-        /// # Errors
-        /// A dtype mismatch, or an uninitialized tensor.
-        ///
-        /// ```
-        /// let t = tftensor::Tensor::from_vec([1, 2], vec![7u16, 8])?;
-        /// assert_eq!(t.view::<u16>()?.shape(), &[1, 2]);
-        /// # Ok::<(), tftensor::Error>(())
-        /// ```
-        fn view / view_mut <>() -> IxDyn = |t| t.shape_dim::<IxDyn>();
-        mut_example: r#"```
-let mut t = tftensor::Tensor::from_vec([1, 2], vec![7u16, 8])?;
-t.view_mut::<u16>()?[[0, 1]] = 80;
-assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
-# Ok::<(), tftensor::Error>(())
-```"#;
     }
 
     /// TF's `unaligned_flat<T>()`: all elements as a rank-1 array, readable
@@ -494,25 +475,6 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
         self.unaligned_region::<T, Ix1>(dim)
     }
 
-    /// Writable twin of [`Tensor::unaligned_flat`]: a write first copies
-    /// misaligned (or shared) data into a private aligned buffer, so this
-    /// is always a view.
-    ///
-    /// # Errors
-    /// As [`Tensor::unaligned_flat`], or a failed allocation for the copy.
-    ///
-    /// ```
-    /// let t = tftensor::Tensor::from_vec([30], vec![0.5f32; 30])?;
-    /// let mut s = t.slice(1, 13)?;
-    /// s.unaligned_flat_mut::<f32>()?[0] = 2.0;
-    /// assert_eq!(s.unaligned_flat::<f32>()?[0], 2.0);
-    /// assert_eq!(t.flat::<f32>()?[1], 0.5); // the parent is unchanged
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn unaligned_flat_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
-        self.flat_mut::<T>()
-    }
-
     /// TF's `unaligned_shaped<T, N>(sizes)`: [`Tensor::shaped`] readable
     /// whatever the data's address (a view when aligned, one aligned copy
     /// when not), as [`Tensor::unaligned_flat`].
@@ -528,33 +490,11 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     /// ```
     pub fn unaligned_shaped<T: Element, D: Dimension>(
         &self,
-        sizes: &[i64],
+        sizes: impl IntoShape,
     ) -> Result<CowArray<'_, T, D>> {
         self.check_dtype::<T>()?;
         let dim = self.shaped_dim::<D>(sizes)?;
         self.unaligned_region::<T, D>(dim)
-    }
-
-    /// Writable twin of [`Tensor::unaligned_shaped`] (copy-on-write, and a
-    /// copy of misaligned data, first).
-    ///
-    /// # Errors
-    /// As [`Tensor::shaped_mut`].
-    ///
-    /// ```
-    /// use tftensor::{ndarray::Ix2, Tensor};
-    /// let t = Tensor::from_vec([5, 2], vec![1u16; 10])?;
-    /// let mut row = t.sub_slice(3)?; // shape [2], shares t's buffer
-    /// row.unaligned_shaped_mut::<u16, Ix2>(&[1, 2])?[[0, 1]] = 9;
-    /// assert_eq!(row.as_slice::<u16>()?, &[1, 9]);
-    /// assert_eq!(t.matrix::<u16>()?[[3, 1]], 1);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn unaligned_shaped_mut<T: Element, D: Dimension>(
-        &mut self,
-        sizes: &[i64],
-    ) -> Result<ArrayViewMut<'_, T, D>> {
-        self.shaped_mut::<T, D>(sizes)
     }
 
     /// A view of `dim`, or one aligned copy when the data is misaligned.
@@ -678,7 +618,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     /// ```
     pub fn bit_casted_shaped<T: Element, D: Dimension>(
         &self,
-        sizes: &[i64],
+        sizes: impl IntoShape,
     ) -> Result<ArrayView<'_, T, D>> {
         let dim = Self::sizes_dim::<D>(sizes)?;
         self.check_bit_cast::<T, D>(&dim)?;
@@ -701,7 +641,7 @@ assert_eq!(t.as_slice::<u16>()?, &[7, 80]);
     /// ```
     pub fn bit_casted_shaped_mut<T: PodElement, D: Dimension>(
         &mut self,
-        sizes: &[i64],
+        sizes: impl IntoShape,
     ) -> Result<ArrayViewMut<'_, T, D>> {
         let dim = Self::sizes_dim::<D>(sizes)?;
         self.check_bit_cast::<T, D>(&dim)?;
