@@ -123,7 +123,7 @@ impl Tensor {
     /// (the accessors' hot path). The root still checks representation,
     /// bounds and alignment, the checks that keep memory safe, so a wrong
     /// `dim` can only fail, never read outside the root.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn own_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
         debug_assert!(T::DTYPE == self.dtype);
         debug_assert_eq!(

@@ -160,7 +160,7 @@ impl Tensor {
     }
 
     /// The first `rank` dims as a `D`, with TF's rank check.
-    #[inline]
+    #[inline(always)]
     fn leading_dims<D: Dimension>(&self, rank: usize) -> Result<D> {
         check_rank::<D>(rank)?;
         let mut dim = D::zeros(rank);
