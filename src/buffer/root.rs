@@ -279,14 +279,25 @@ impl Root {
     }
 
     /// The root's length: bytes for a byte root, elements otherwise.
+    #[inline]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     /// Whether it can be written in place (given a unique handle); adopted
     /// external bytes cannot.
+    #[inline]
     pub(crate) fn is_writable(&self) -> bool {
         self.writable
+    }
+
+    /// Whether a `T` at `offset` (root units) is aligned. An element root
+    /// holds a `Vec` of its own type, so its elements always are (a view
+    /// of another type fails its representation check instead).
+    #[inline]
+    pub(crate) fn is_aligned_for<T: Stored>(&self, offset: usize) -> bool {
+        self.typed
+            || (self.ptr.as_ptr() as usize).wrapping_add(offset) % std::mem::align_of::<T>() == 0
     }
 
     /// Whether this holds bytes (not typed elements).

@@ -107,9 +107,7 @@ impl Tensor {
         dim: D,
     ) -> Result<ArrayView<'_, T, D>> {
         let Some(buf) = &self.buf else {
-            let n = dim.size_checked().unwrap_or(usize::MAX);
-            self.no_buffer(n)?;
-            return ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()));
+            return self.unbuffered_view(dim);
         };
         buf.root
             .view::<T, D>(
@@ -117,6 +115,81 @@ impl Tensor {
                 dim,
             )
             .map_err(|e| self.view_error::<T>(e))
+    }
+
+    /// The typed accessors' read path: [`Tensor::region_view`] for a `dim`
+    /// derived from the shape after the dtype check, so the view is exactly
+    /// this tensor's region and the region's length need not be computed
+    /// (the accessors' hot path). The root still checks representation,
+    /// bounds and alignment, the checks that keep memory safe, so a wrong
+    /// `dim` can only fail, never read outside the root.
+    #[inline(always)]
+    pub(crate) fn own_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
+        debug_assert!(T::DTYPE == self.dtype);
+        debug_assert_eq!(
+            dim.size_checked().and_then(|n| i64::try_from(n).ok()),
+            Some(self.shape.num_elements())
+        );
+        match &self.buf {
+            Some(buf) => buf
+                .root
+                .view::<T, D>(buf.offset..buf.root.len(), dim)
+                .map_err(|e| region_error_of::<T>(e, self.dtype)),
+            None => self.unbuffered_view(dim),
+        }
+    }
+
+    /// A view of a tensor without a buffer: empty, or TF's
+    /// "uninitialized Tensor" error.
+    #[cold]
+    #[inline(never)]
+    fn unbuffered_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
+        let n = dim.size_checked().unwrap_or(usize::MAX);
+        self.no_buffer(n)?;
+        ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()))
+    }
+
+    /// Writable twin of [`Tensor::own_view`]: in place when this handle
+    /// is the only owner of a writable, suitably aligned root (no region
+    /// computation, no copy), else through [`Tensor::region_view_mut`]
+    /// (copy-on-write).
+    #[inline]
+    pub(crate) fn own_view_mut<T: Element, D: Dimension>(
+        &mut self,
+        dim: D,
+    ) -> Result<ArrayViewMut<'_, T, D>> {
+        debug_assert!(T::DTYPE == self.dtype);
+        debug_assert_eq!(
+            dim.size_checked().and_then(|n| i64::try_from(n).ok()),
+            Some(self.shape.num_elements())
+        );
+        let in_place = self.buf.as_ref().is_some_and(|b| {
+            Arc::strong_count(&b.root) == 1
+                && b.root.is_writable()
+                && b.root.is_aligned_for::<T>(b.offset)
+        });
+        if !in_place {
+            return self.copied_view_mut(dim);
+        }
+        let dtype = self.dtype;
+        let Some(buf) = &mut self.buf else {
+            // `in_place` implies a buffer.
+            return Err(region_error_of::<T>(RegionError::Bounds, dtype));
+        };
+        let (offset, len) = (buf.offset, buf.root.len());
+        Exclusive::new(&mut buf.root, offset..len)
+            .and_then(|ex| ex.view_mut::<T, D>(offset, dim))
+            .map_err(|e| region_error_of::<T>(e, dtype))
+    }
+
+    /// [`Tensor::own_view_mut`]'s copy-on-write fallback, out of line so
+    /// the in-place path stays small.
+    #[inline(never)]
+    fn copied_view_mut<T: Element, D: Dimension>(
+        &mut self,
+        dim: D,
+    ) -> Result<ArrayViewMut<'_, T, D>> {
+        self.region_view_mut(dim)
     }
 
     /// The one write path: like [`Tensor::region_view`], writable, after

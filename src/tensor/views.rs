@@ -125,7 +125,7 @@ macro_rules! typed_accessors {
             self.check_dtype::<T>()?;
             let $this = self;
             let dim: $Dim = $dim?;
-            self.region_view::<T, $Dim>(dim)
+            self.own_view::<T, $Dim>(dim)
         }
 
         #[doc = concat!(
@@ -144,7 +144,7 @@ macro_rules! typed_accessors {
             self.check_dtype::<T>()?;
             let $this = &*self;
             let dim: $Dim = $dim?;
-            self.region_view_mut::<T, $Dim>(dim)
+            self.own_view_mut::<T, $Dim>(dim)
         }
     )*};
 }
@@ -153,16 +153,16 @@ impl Tensor {
     /// The shape as a `D`, with TF's rank check.
     #[inline]
     fn shape_dim<D: Dimension>(&self) -> Result<D> {
-        self.leading_dims::<D>(self.dims())
+        self.leading_dims::<D>(self.shape.dims())
     }
 
     /// The first `rank` dims as a `D`, with TF's rank check.
-    #[inline]
+    #[inline(always)]
     fn leading_dims<D: Dimension>(&self, rank: usize) -> Result<D> {
         check_rank::<D>(rank)?;
         let mut dim = D::zeros(rank);
         // Dims of a valid shape are non-negative, so no check here.
-        self.shape().fill_usize(dim.slice_mut());
+        self.shape.fill_usize(dim.slice_mut());
         Ok(dim)
     }
 
@@ -170,7 +170,7 @@ impl Tensor {
     #[inline]
     fn flat_dim(&self) -> Result<Ix1> {
         Ok(Ix1(
-            usize::try_from(self.num_elements()).unwrap_or(usize::MAX)
+            usize::try_from(self.shape.num_elements()).unwrap_or(usize::MAX)
         ))
     }
 
