@@ -21,6 +21,10 @@ const MAX_VARINT32_LEN: usize = 5;
 /// or encodes more than 32 bits. (TF's `GetVarint32` silently drops such high
 /// bits; rejecting them only refuses inputs TF would misread.)
 fn decode_varint32(buf: &[u8]) -> Option<(u32, usize)> {
+    // One-byte lengths, the common case, skip prost's general decoder.
+    if let Some(&b) = buf.first().filter(|&&b| b < 0x80) {
+        return Some((u32::from(b), 1));
+    }
     let mut rest = buf;
     let value = decode_varint(&mut rest).ok()?;
     let used = buf.len() - rest.len();
@@ -53,7 +57,11 @@ pub(crate) fn encode_list<'a, I: IntoIterator<Item = &'a [u8]>>(items: I) -> Res
     out.try_reserve_exact(total)
         .map_err(|_| Error::AllocationFailed { bytes: total })?;
     for &(len, _) in &sized {
-        encode_varint(u64::from(len), &mut out);
+        // One-byte lengths, the common case, skip prost's general loop.
+        match u8::try_from(len) {
+            Ok(b) if b < 0x80 => out.push(b),
+            _ => encode_varint(u64::from(len), &mut out),
+        }
     }
     for &(_, item) in &sized {
         out.extend_from_slice(item);
