@@ -67,7 +67,7 @@ impl TensorShape {
     /// A shape from a `TensorShapeProto` with FromProto's rules: no dims
     /// (with or without `unknown_rank`) is a scalar; a dim below 0, more than
     /// 254 dims, or an element count past `i64` is an
-    /// [`Error::InvalidProto`].
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto).
     ///
     /// ```
     /// use tftensor::{pb, TensorShape};
@@ -99,8 +99,8 @@ impl Tensor {
     ///   elements are slices of it.
     ///
     /// # Errors
-    /// [`Error::InvalidProto`] when the proto is not a valid tensor (TF's
-    /// FromProto returns false), [`Error::LimitExceeded`] past
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto) when the proto is not a valid tensor (TF's
+    /// FromProto returns false), [`Error::LimitExceeded`](crate::Error::LimitExceeded) past
     /// [`FromProtoOptions::max_bytes`].
     ///
     /// ```
@@ -152,7 +152,7 @@ impl Tensor {
     /// on the C++ heap; decoded string elements share the proto's bytes.
     ///
     /// # Errors
-    /// As [`Tensor::from_proto`]; [`Error::AllocationFailed`] when the
+    /// As [`Tensor::from_proto`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) when the
     /// allocator refuses.
     ///
     /// ```
@@ -179,7 +179,7 @@ impl Tensor {
     /// [`Tensor::from_proto_in`]: no zero-copy adoption of `bytes`.
     ///
     /// # Errors
-    /// As [`Tensor::decode`]; [`Error::AllocationFailed`] when the
+    /// As [`Tensor::decode`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) when the
     /// allocator refuses.
     ///
     /// ```
@@ -211,7 +211,7 @@ impl Tensor {
     /// elements keep the whole `bytes` allocation alive.
     ///
     /// # Errors
-    /// [`Error::InvalidProto`] for bytes that are not a `TensorProto`,
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto) for bytes that are not a `TensorProto`,
     /// otherwise as [`Tensor::from_proto`].
     ///
     /// ```
@@ -254,7 +254,7 @@ impl Tensor {
     /// For strings this is what `tf.io.serialize_tensor` encodes.
     ///
     /// # Errors
-    /// [`Error::LimitExceeded`] if the encoded proto would reach 2 GiB
+    /// [`Error::LimitExceeded`](crate::Error::LimitExceeded) if the encoded proto would reach 2 GiB
     /// (checked before the field is built, except for resource and variant
     /// tensors whose element messages are built first); errors of
     /// unreadable elements (a bool byte other than 0/1 after a bitcast).
@@ -281,7 +281,7 @@ impl Tensor {
     /// (which uses [`Tensor::as_proto_field`] for strings).
     ///
     /// # Errors
-    /// [`Error::LimitExceeded`] if the encoded proto would reach 2 GiB
+    /// [`Error::LimitExceeded`](crate::Error::LimitExceeded) if the encoded proto would reach 2 GiB
     /// (checked before the content is built).
     ///
     /// ```
@@ -307,7 +307,7 @@ impl Tensor {
     /// type) is read through one aligned copy.
     ///
     /// # Errors
-    /// As [`Tensor::as_proto_field`]; [`Error::AllocationFailed`] if the
+    /// As [`Tensor::as_proto_field`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) if the
     /// output cannot be allocated.
     ///
     /// ```
