@@ -191,7 +191,7 @@ fn decode_content(c: &mut Criterion) {
 /// The typed field (packed `float_val`): `as_proto_field` + encode, and
 /// decode + `from_proto`: through prost's generated code (`prost`), and
 /// through `Tensor::decode` with the payload placed aligned and misaligned
-/// for f32 (`tensor_*`; the packed-float fast path of src/proto_fast.rs
+/// for f32 (`tensor_*`; the packed-float fast path of src/proto/wire.rs
 /// adopts or copies it as it does content).
 fn field(c: &mut Criterion) {
     let mut enc = c.benchmark_group("proto_field_encode");

@@ -43,7 +43,6 @@
 mod buffer;
 #[cfg(feature = "checkpoint")]
 pub mod checkpoint;
-mod coding;
 pub mod crc32c;
 #[cfg(feature = "dlpack")]
 pub mod dlpack;
@@ -58,7 +57,6 @@ mod mmap;
 pub mod npy;
 pub mod pb;
 mod proto;
-mod proto_fast;
 #[cfg(feature = "safetensors")]
 pub mod safetensors;
 mod shape;

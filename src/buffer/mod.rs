@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 
 mod root;
+mod shared;
 
 pub(crate) use root::{as_bytes, Exclusive, RegionError, Root};
 pub use root::{Repr, Stored};

@@ -7,8 +7,10 @@ use crate::element::dispatch_dtype;
 use crate::pb::TensorProto;
 use crate::tensor::Tensor;
 
+use super::decode::decode_tensor;
 use super::field::{sub_bytes, ProtoElement};
-use super::{decode_tensor, shape_from_proto, DecodeCtx};
+use super::options::DecodeCtx;
+use super::shape::shape_from_proto;
 
 /// TF's `tensor::CompressTensorProtoInPlace`: shrinks `proto` in place
 /// when its values end in a run of one repeated value, relying on

@@ -1,10 +1,12 @@
-//! AsProtoField straight to the wire: [`Tensor::encode_proto_field`] writes
-//! the bytes of `as_proto_field()?.encode_to_vec()` without building the
-//! typed field first, and misaligned element data is read through one
-//! aligned copy on both AsProto paths.
+//! Encoding: TF's `AsProtoField` and `AsProtoTensorContent`, each refused
+//! before it is built when the proto would reach 2 GiB, and AsProtoField
+//! straight to the wire ([`encode_field_to`]: the bytes of
+//! `as_proto_field()?.encode_to_vec()` without building the typed field).
+//! Misaligned element data is read through one aligned copy on every path.
 
 use std::borrow::Cow;
 
+use bytes::Bytes;
 use prost::Message;
 
 use crate::element::dispatch_dtype;
@@ -12,13 +14,33 @@ use crate::error::{Error, Result};
 use crate::pb;
 use crate::tensor::Tensor;
 
-use super::check_proto_size;
-use super::field::{ProtoElement, VARINT_SLACK};
+use super::field::{bytes_field_len, ProtoElement, VARINT_SLACK};
+use super::shape::shape_to_proto;
+
+/// The largest encoded message C++ and Python protobuf accept
+/// (`INT_MAX` bytes): building a bigger `TensorProto` is refused.
+pub(crate) const MAX_PROTO_BYTES: u64 = i32::MAX as u64;
+
+/// `TensorProto.tensor_content`'s field number.
+pub(crate) const TENSOR_CONTENT_TAG: u32 = 4;
+
+/// Fails when an encoded message of `len` bytes would pass protobuf's
+/// 2 GiB limit.
+pub(crate) fn check_proto_size(len: u64) -> Result<()> {
+    if len > MAX_PROTO_BYTES {
+        return Err(Error::LimitExceeded {
+            what: "encoded TensorProto bytes (protobuf messages must stay under 2 GiB)",
+            limit: MAX_PROTO_BYTES,
+            requested: len,
+        });
+    }
+    Ok(())
+}
 
 /// `t` if its elements can be read as `&[T]`, else one aligned copy of it
 /// (a slice of a byte tensor bitcast to a wider type can start at any
 /// address; TF reads such tensors, so do we).
-pub(super) fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
+fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
     match t.as_slice::<T>() {
         Err(Error::Misaligned(_)) => t.deep_copy().map(Cow::Owned),
         Err(e) => Err(e),
@@ -68,60 +90,74 @@ fn put_tensor<T: ProtoElement>(
     Ok(())
 }
 
-impl Tensor {
-    /// `as_proto_field()?.encode_to_vec()` in one pass, byte for byte: the
-    /// typed field is written straight from the elements. Packed
-    /// `float_val`, `double_val`, `scomplex_val`, `dcomplex_val`,
-    /// `bool_val` and the `float8_val` bytes are one copy of the tensor's
-    /// bytes; varint fields (`int_val`, `int64_val`, `half_val`, ...) are
-    /// encoded from the elements with no intermediate vector. The output is
-    /// allocated once (its exact size plus 8 bytes of slack).
-    ///
-    /// Misaligned element data (a slice of a byte tensor bitcast to a wider
-    /// type) is read through one aligned copy.
-    ///
-    /// # Errors
-    /// As [`Tensor::as_proto_field`]; [`Error::AllocationFailed`] if the
-    /// output cannot be allocated.
-    ///
-    /// ```
-    /// use prost::Message;
-    /// use tftensor::Tensor;
-    /// let t = Tensor::from_vec([3], vec![1i32, -2, 300])?;
-    /// let wire = t.encode_proto_field()?;
-    /// assert_eq!(wire, t.as_proto_field()?.encode_to_vec());
-    /// assert_eq!(Tensor::decode(wire.into())?, t);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn encode_proto_field(&self) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        self.encode_proto_field_to(&mut out)?;
-        Ok(out)
+/// AsProtoField's per-dtype part: refuses a 2 GiB proto before building the
+/// field when its size is computable, and after building otherwise.
+fn write_field_checked<T: ProtoElement>(t: &Tensor, proto: &mut pb::TensorProto) -> Result<()> {
+    let base = proto.encoded_len() as u64;
+    let t = readable::<T>(t)?;
+    let values = t.as_slice::<T>()?;
+    // Every value takes at least one byte: a cheap first check that spares
+    // scanning varints of a tensor that can never fit.
+    check_proto_size(base.saturating_add(values.len() as u64))?;
+    if let Some(len) = T::field_encoded_len(values) {
+        check_proto_size(base.saturating_add(len))?;
     }
+    T::write_field(values, proto)?;
+    check_proto_size(proto.encoded_len() as u64)
+}
 
-    /// [`Tensor::encode_proto_field`], appended to `out` (which grows by
-    /// exactly the encoded size; a sender can reuse one buffer).
-    ///
-    /// # Errors
-    /// As [`Tensor::encode_proto_field`]; on error `out` may hold a partial
-    /// header, never a partial field.
-    ///
-    /// ```
-    /// use tftensor::Tensor;
-    /// let mut buf = Vec::new();
-    /// Tensor::from(1.0f32).encode_proto_field_to(&mut buf)?;
-    /// assert_eq!(buf, [0x08, 0x01, 0x12, 0x00, 0x2a, 0x04, 0, 0, 0x80, 0x3f]);
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn encode_proto_field_to(&self, out: &mut Vec<u8>) -> Result<()> {
-        let header = self.proto_header();
-        if self.buf().is_none() {
-            reserve(out, header.encoded_len() as u64)?;
-            return header
-                .encode(out)
-                .map_err(|e| Error::InvalidProto(e.to_string()));
-        }
-        let dtype = self.dtype();
-        dispatch_dtype!(dtype, T => put_tensor::<T>(self, &header, out), _ => Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))))
+/// AsProtoTensorContent's per-dtype part: the content, refused before it
+/// is built if the proto would reach 2 GiB.
+fn content_checked<T: ProtoElement>(t: &Tensor, header: &pb::TensorProto) -> Result<Bytes> {
+    let base = header.encoded_len() as u64;
+    T::encode_content(t, &|len| {
+        check_proto_size(base.saturating_add(bytes_field_len(TENSOR_CONTENT_TAG, len)))
+    })
+}
+
+/// The proto TF's `AsProto*` start from: dtype and shape only.
+pub(crate) fn proto_header(t: &Tensor) -> pb::TensorProto {
+    pb::TensorProto {
+        dtype: t.dtype().as_i32(),
+        tensor_shape: Some(shape_to_proto(t.shape())),
+        ..pb::TensorProto::default()
     }
+}
+
+/// TF's `AsProtoField`.
+pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
+    let mut proto = proto_header(t);
+    if t.buf().is_none() {
+        return Ok(proto);
+    }
+    let dtype = t.dtype();
+    // Each arm only calls: one big frame of 30 inlined bodies would
+    // cost ~32 KiB of stack per variant nesting level in debug builds.
+    dispatch_dtype!(dtype, T => write_field_checked::<T>(t, &mut proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))));
+    Ok(proto)
+}
+
+/// TF's `AsProtoTensorContent`.
+pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
+    let mut proto = proto_header(t);
+    if t.buf().is_none() {
+        return Ok(proto);
+    }
+    let dtype = t.dtype();
+    let content = dispatch_dtype!(dtype, T => content_checked::<T>(t, &proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoTensorContent of dtype {dtype}"))));
+    proto.tensor_content = content;
+    Ok(proto)
+}
+
+/// AsProtoField appended to `out` in its wire form, in one pass.
+pub(crate) fn encode_field_to(t: &Tensor, out: &mut Vec<u8>) -> Result<()> {
+    let header = proto_header(t);
+    if t.buf().is_none() {
+        reserve(out, header.encoded_len() as u64)?;
+        return header
+            .encode(out)
+            .map_err(|e| Error::InvalidProto(e.to_string()));
+    }
+    let dtype = t.dtype();
+    dispatch_dtype!(dtype, T => put_tensor::<T>(t, &header, out), _ => Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))))
 }

@@ -1,29 +1,26 @@
 //! [`ProtoElement`]: how each element type maps to `TensorProto` — which
 //! typed field holds it, how values widen and narrow, and how
-//! `tensor_content` encodes it. One implementation per element type; the
-//! codec and the compressor are generic over it.
+//! `tensor_content` encodes it. One implementation per element type (the
+//! message-valued ones are in `handle.rs`); the codec and the compressor
+//! are generic over it. Also the direct field writer's packers.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use num_complex::Complex;
 use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
-use prost::Message;
-
-use std::sync::Arc;
 
 use crate::buffer::{as_bytes, try_vec, Allocator, Repr, Root, Stored};
-use crate::coding::{decode_list, encode_list, encoded_list_len};
 use crate::dtype::DataType;
-use crate::element::{Element, ResourceHandle, Variant};
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::pb::{self, TensorProto};
+use crate::pb::TensorProto;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
-use super::handle::{handle_from_proto, handle_to_proto, variant_from_proto, variant_to_proto};
-use super::lenient::{resource_handle_proto, strip_mistyped, variant_tensor_data_proto, Schema};
-use super::{bytes_field_len, DecodeCtx};
+use super::list::{decode_list, encode_list, encoded_list_len};
+use super::options::DecodeCtx;
 
 /// The per-dtype half of the codec. `field` means the dtype's typed field
 /// of `TensorProto` (`float_val`, `int_val`, ...); counts are in elements (a complex element is two
@@ -88,7 +85,11 @@ pub(crate) trait ProtoElement: Element {
         check(raw.len() as u64)?;
         // Share the buffer rather than copy it; the tensor's copy-on-write
         // keeps the shared bytes unchanged.
-        Ok(crate::proto_fast::shared_content(t).unwrap_or_else(|| Bytes::copy_from_slice(raw)))
+        let shared = t.buf().and_then(|b| {
+            let end = b.offset.checked_add(raw.len())?;
+            b.root.share_bytes(b.offset..end)
+        });
+        Ok(shared.unwrap_or_else(|| Bytes::copy_from_slice(raw)))
     }
 }
 
@@ -134,6 +135,16 @@ pub(crate) fn sub_bytes(b: &Bytes, r: Range<usize>) -> Result<Bytes> {
             r.end,
             b.len()
         )))
+    }
+}
+
+/// Encoded size of a length-delimited field of `len` payload bytes; 0 when
+/// empty, since proto3 omits empty fields.
+pub(crate) fn bytes_field_len(tag: u32, len: u64) -> u64 {
+    if len == 0 {
+        0
+    } else {
+        (key_len(tag) + encoded_len_varint(len)) as u64 + len
     }
 }
 
@@ -540,132 +551,9 @@ impl ProtoElement for Bytes {
     }
 }
 
-fn element_count(shape: &TensorShape) -> Result<usize> {
+/// `shape`'s element count as a `usize`.
+pub(super) fn element_count(shape: &TensorShape) -> Result<usize> {
     usize::try_from(shape.num_elements()).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })
-}
-
-/// List-codes serialized element messages as `tensor_content`.
-fn encode_messages(encoded: &[Vec<u8>], check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
-    let items = || encoded.iter().map(Vec::as_slice);
-    check(encoded_list_len(items())?)?;
-    Ok(Bytes::from(encode_list(items())?))
-}
-
-/// Decodes list-coded element messages of `tensor_content`, one per element.
-/// Fields with a wire type `schema` does not allow are skipped, as C++
-/// protobuf skips them.
-fn decode_messages<T: Element, M: Message + Default>(
-    content: &Bytes,
-    shape: TensorShape,
-    schema: Schema,
-    mut convert: impl FnMut(M) -> Result<T>,
-) -> Result<Tensor> {
-    let ranges = decode_list(content, element_count(&shape)?)?;
-    let mut values = try_vec(ranges.len())?;
-    for (i, r) in ranges.into_iter().enumerate() {
-        let raw = sub_bytes(content, r)?;
-        let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
-        let msg = M::decode(raw)
-            .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
-        values.push(convert(msg)?);
-    }
-    Tensor::from_vec(shape, values)
-}
-
-impl ProtoElement for ResourceHandle {
-    const FILL_WITH_LAST: bool = false;
-
-    fn field_len(proto: &TensorProto) -> usize {
-        proto.resource_handle_val.len()
-    }
-
-    fn read_field(proto: &TensorProto, out: &mut [Self], _: &mut DecodeCtx) -> Result<usize> {
-        for (o, h) in out.iter_mut().zip(&proto.resource_handle_val) {
-            *o = handle_from_proto(h)?;
-        }
-        Ok(out.len().min(proto.resource_handle_val.len()))
-    }
-
-    fn field_encoded_len(_: &[Self]) -> Option<u64> {
-        None
-    }
-
-    fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()> {
-        let mut f = try_vec(values.len())?;
-        f.extend(values.iter().map(handle_to_proto));
-        proto.resource_handle_val = f;
-        Ok(())
-    }
-
-    fn truncate_field(proto: &mut TensorProto, n: usize) {
-        proto.resource_handle_val.truncate(n);
-    }
-
-    fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(
-            content,
-            shape,
-            resource_handle_proto,
-            |m: pb::ResourceHandleProto| handle_from_proto(&m),
-        )
-    }
-
-    fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
-        let values = t.as_slice::<ResourceHandle>()?;
-        let mut encoded = try_vec(values.len())?;
-        encoded.extend(values.iter().map(|h| handle_to_proto(h).encode_to_vec()));
-        encode_messages(&encoded, check)
-    }
-}
-
-impl ProtoElement for Variant {
-    const FILL_WITH_LAST: bool = false;
-
-    fn field_len(proto: &TensorProto) -> usize {
-        proto.variant_val.len()
-    }
-
-    fn read_field(proto: &TensorProto, out: &mut [Self], ctx: &mut DecodeCtx) -> Result<usize> {
-        for (o, v) in out.iter_mut().zip(&proto.variant_val) {
-            *o = variant_from_proto(v, ctx)?;
-        }
-        Ok(out.len().min(proto.variant_val.len()))
-    }
-
-    fn field_encoded_len(_: &[Self]) -> Option<u64> {
-        None
-    }
-
-    fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()> {
-        let mut f = try_vec(values.len())?;
-        for v in values {
-            f.push(variant_to_proto(v)?);
-        }
-        proto.variant_val = f;
-        Ok(())
-    }
-
-    fn truncate_field(proto: &mut TensorProto, n: usize) {
-        proto.variant_val.truncate(n);
-    }
-
-    fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
-        decode_messages(
-            content,
-            shape,
-            variant_tensor_data_proto,
-            |m: pb::VariantTensorDataProto| variant_from_proto(&m, ctx),
-        )
-    }
-
-    fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
-        let values = t.as_slice::<Variant>()?;
-        let mut encoded = try_vec(values.len())?;
-        for v in values {
-            encoded.push(variant_to_proto(v)?.encode_to_vec());
-        }
-        encode_messages(&encoded, check)
-    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,23 @@
 //! The message-valued elements: `ResourceHandleProto` ↔ [`ResourceHandle`]
-//! and `VariantTensorDataProto` ↔ [`Variant`].
+//! and `VariantTensorDataProto` ↔ [`Variant`], and their [`ProtoElement`]
+//! implementations (a variant's nested tensors recurse into the decoder).
 
+use bytes::Bytes;
+use prost::Message;
+
+use crate::buffer::try_vec;
 use crate::dtype::DataType;
-use crate::element::{ResourceHandle, Variant};
+use crate::element::{Element, ResourceHandle, Variant};
 use crate::error::{Error, Result};
-use crate::pb;
-use crate::shape::PartialTensorShape;
+use crate::pb::{self, TensorProto};
+use crate::shape::{PartialTensorShape, TensorShape};
+use crate::tensor::Tensor;
 
-use super::{decode_tensor, DecodeCtx};
+use super::decode::decode_tensor;
+use super::field::{element_count, sub_bytes, ProtoElement};
+use super::lenient::{resource_handle_proto, strip_mistyped, variant_tensor_data_proto, Schema};
+use super::list::{decode_list, encode_list, encoded_list_len};
+use super::options::DecodeCtx;
 
 /// TF's `PartialTensorShape::BuildPartialTensorShape(proto)`: a missing
 /// shape is a scalar; `unknown_rank` with dims is an error.
@@ -132,4 +142,128 @@ pub(crate) fn variant_to_proto(variant: &Variant) -> Result<pb::VariantTensorDat
             .map(crate::tensor::Tensor::as_proto_field)
             .collect::<Result<Vec<_>>>()?,
     })
+}
+
+/// List-codes serialized element messages as `tensor_content`.
+fn encode_messages(encoded: &[Vec<u8>], check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
+    let items = || encoded.iter().map(Vec::as_slice);
+    check(encoded_list_len(items())?)?;
+    Ok(Bytes::from(encode_list(items())?))
+}
+
+/// Decodes list-coded element messages of `tensor_content`, one per element.
+/// Fields with a wire type `schema` does not allow are skipped, as C++
+/// protobuf skips them.
+fn decode_messages<T: Element, M: Message + Default>(
+    content: &Bytes,
+    shape: TensorShape,
+    schema: Schema,
+    mut convert: impl FnMut(M) -> Result<T>,
+) -> Result<Tensor> {
+    let ranges = decode_list(content, element_count(&shape)?)?;
+    let mut values = try_vec(ranges.len())?;
+    for (i, r) in ranges.into_iter().enumerate() {
+        let raw = sub_bytes(content, r)?;
+        let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
+        let msg = M::decode(raw)
+            .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
+        values.push(convert(msg)?);
+    }
+    Tensor::from_vec(shape, values)
+}
+
+impl ProtoElement for ResourceHandle {
+    const FILL_WITH_LAST: bool = false;
+
+    fn field_len(proto: &TensorProto) -> usize {
+        proto.resource_handle_val.len()
+    }
+
+    fn read_field(proto: &TensorProto, out: &mut [Self], _: &mut DecodeCtx) -> Result<usize> {
+        for (o, h) in out.iter_mut().zip(&proto.resource_handle_val) {
+            *o = handle_from_proto(h)?;
+        }
+        Ok(out.len().min(proto.resource_handle_val.len()))
+    }
+
+    fn field_encoded_len(_: &[Self]) -> Option<u64> {
+        None
+    }
+
+    fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()> {
+        let mut f = try_vec(values.len())?;
+        f.extend(values.iter().map(handle_to_proto));
+        proto.resource_handle_val = f;
+        Ok(())
+    }
+
+    fn truncate_field(proto: &mut TensorProto, n: usize) {
+        proto.resource_handle_val.truncate(n);
+    }
+
+    fn decode_content(content: &Bytes, shape: TensorShape, _: &mut DecodeCtx) -> Result<Tensor> {
+        decode_messages(
+            content,
+            shape,
+            resource_handle_proto,
+            |m: pb::ResourceHandleProto| handle_from_proto(&m),
+        )
+    }
+
+    fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
+        let values = t.as_slice::<ResourceHandle>()?;
+        let mut encoded = try_vec(values.len())?;
+        encoded.extend(values.iter().map(|h| handle_to_proto(h).encode_to_vec()));
+        encode_messages(&encoded, check)
+    }
+}
+
+impl ProtoElement for Variant {
+    const FILL_WITH_LAST: bool = false;
+
+    fn field_len(proto: &TensorProto) -> usize {
+        proto.variant_val.len()
+    }
+
+    fn read_field(proto: &TensorProto, out: &mut [Self], ctx: &mut DecodeCtx) -> Result<usize> {
+        for (o, v) in out.iter_mut().zip(&proto.variant_val) {
+            *o = variant_from_proto(v, ctx)?;
+        }
+        Ok(out.len().min(proto.variant_val.len()))
+    }
+
+    fn field_encoded_len(_: &[Self]) -> Option<u64> {
+        None
+    }
+
+    fn write_field(values: &[Self], proto: &mut TensorProto) -> Result<()> {
+        let mut f = try_vec(values.len())?;
+        for v in values {
+            f.push(variant_to_proto(v)?);
+        }
+        proto.variant_val = f;
+        Ok(())
+    }
+
+    fn truncate_field(proto: &mut TensorProto, n: usize) {
+        proto.variant_val.truncate(n);
+    }
+
+    fn decode_content(content: &Bytes, shape: TensorShape, ctx: &mut DecodeCtx) -> Result<Tensor> {
+        decode_messages(
+            content,
+            shape,
+            variant_tensor_data_proto,
+            |m: pb::VariantTensorDataProto| variant_from_proto(&m, ctx),
+        )
+    }
+
+    fn encode_content(t: &Tensor, check: &dyn Fn(u64) -> Result<()>) -> Result<Bytes> {
+        let values = t.as_slice::<Variant>()?;
+        let mut encoded = try_vec(values.len())?;
+        for v in values {
+            encoded.push(variant_to_proto(v)?.encode_to_vec());
+        }
+        encode_messages(&encoded, check)
+    }
 }

@@ -15,7 +15,7 @@ use prost::encoding::{decode_varint, encode_varint};
 /// Protobuf wire types.
 const VARINT: u8 = 0;
 const FIXED64: u8 = 1;
-const LEN: u8 = 2;
+pub(super) const LEN: u8 = 2;
 const START_GROUP: u8 = 3;
 const END_GROUP: u8 = 4;
 const FIXED32: u8 = 5;
@@ -114,7 +114,7 @@ impl Accept {
 }
 
 /// Reads a varint at `*pos`, advancing it; `None` when malformed.
-fn varint(data: &[u8], pos: &mut usize) -> Option<u64> {
+pub(super) fn varint(data: &[u8], pos: &mut usize) -> Option<u64> {
     let mut rest = data.get(*pos..)?;
     let before = rest.len();
     let v = decode_varint(&mut rest).ok()?;
@@ -149,7 +149,7 @@ fn skip_group(data: &[u8], mut pos: usize, field: u64, depth: usize) -> Option<u
 }
 
 /// Skips a value of wire type `wire` (not a group) starting at `pos`.
-fn skip_value(data: &[u8], mut pos: usize, wire: u8) -> Option<usize> {
+pub(super) fn skip_value(data: &[u8], mut pos: usize, wire: u8) -> Option<usize> {
     match wire {
         VARINT => varint(data, &mut pos).map(|_| pos),
         FIXED64 => advance(data, pos, 8),

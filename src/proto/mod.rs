@@ -4,272 +4,54 @@
 //!
 //! Per-dtype behaviour (which typed field, how values widen and narrow) lives
 //! in one trait, [`field::ProtoElement`], implemented once per element type;
-//! every operation here reaches it through `dispatch_dtype!`.
+//! every operation reaches it through `dispatch_dtype!`.
+//!
+//! This file holds the public API; the work is done in:
+//! * `options.rs`: [`FromProtoOptions`] and the decode context (budget,
+//!   nesting depth, allocator) one decode draws on;
+//! * `shape.rs`: `TensorShapeProto` ↔ [`TensorShape`] with FromProto's rules;
+//! * `decode.rs`: FromProto, and the parse of serialized bytes in front of it
+//!   (the shape parsed and validated once);
+//! * `wire.rs`: the packed-field scanner, which takes packed `float_val` and
+//!   `int_val` out of the wire bytes without prost's per-element decode;
+//! * `lenient.rs`: C++ protobuf's skipping of mistyped fields, which prost
+//!   lacks;
+//! * `encode.rs`: AsProtoField, AsProtoTensorContent, and AsProtoField
+//!   straight to the wire, with protobuf's 2 GiB limit checked first;
+//! * `field.rs`: [`field::ProtoElement`] for the POD and string element
+//!   types, and the packed-field writers;
+//! * `handle.rs`: resource handles and variants, their messages and their
+//!   `ProtoElement` implementations;
+//! * `list.rs`: TF's list coding of string, resource and variant
+//!   `tensor_content`;
+//! * `compress.rs`: `CompressTensorProtoInPlace`.
 //!
 //! Where tftensor deviates from TF, the item's docs say so.
 
 mod compress;
+mod decode;
 mod encode;
 mod field;
 pub(crate) mod handle;
-pub(crate) mod lenient;
+mod lenient;
+mod list;
+mod options;
+mod shape;
+mod wire;
 
 use std::sync::Arc;
 
 use bytes::Bytes;
-use prost::encoding::{encoded_len_varint, key_len};
-use prost::Message;
 
 use crate::buffer::Allocator;
-use crate::dtype::DataType;
-use crate::element::dispatch_dtype;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::pb;
-use crate::shape::{TensorShape, MAX_DIMENSIONS};
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 pub use self::compress::compress_tensor_proto_in_place;
-use self::field::ProtoElement;
-
-/// The largest encoded message C++ and Python protobuf accept
-/// (`INT_MAX` bytes): building a bigger `TensorProto` is refused.
-pub(crate) const MAX_PROTO_BYTES: u64 = i32::MAX as u64;
-
-/// `TensorProto.tensor_content`'s field number.
-const TENSOR_CONTENT_TAG: u32 = 4;
-
-/// Limits for decoding untrusted `TensorProto`s, used by
-/// [`Tensor::from_proto_with`] and [`Tensor::decode_with`].
-///
-/// A proto can declare a huge shape and carry one value (or none): TF would
-/// then allocate the whole tensor. tftensor first checks the memory the
-/// decoded elements need — element count × in-memory element size, summed
-/// over the tensors nested in variants — against `max_bytes`, and fails with
-/// [`Error::LimitExceeded`] before allocating anything past it.
-///
-/// ```
-/// use tftensor::{DataType, Error, FromProtoOptions, Tensor};
-/// use tftensor::pb::{TensorProto, TensorShapeProto, tensor_shape_proto::Dim};
-///
-/// // 2^40 floats from a 20-byte proto.
-/// let proto = TensorProto {
-///     dtype: DataType::Float.as_i32(),
-///     tensor_shape: Some(TensorShapeProto {
-///         dim: vec![Dim { size: 1 << 40, name: String::new() }],
-///         unknown_rank: false,
-///     }),
-///     float_val: vec![1.0],
-///     ..Default::default()
-/// };
-/// let err = Tensor::from_proto(&proto).unwrap_err();
-/// assert!(matches!(err, Error::LimitExceeded { limit: 1073741824, .. }));
-///
-/// let mut opts = FromProtoOptions::default();
-/// opts.max_bytes = 16;
-/// assert!(Tensor::from_proto_with(&proto, &opts).is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct FromProtoOptions {
-    /// Most bytes the decoded elements may occupy (default 1 GiB,
-    /// [`FromProtoOptions::DEFAULT_MAX_BYTES`]).
-    pub max_bytes: u64,
-    /// Most levels of tensors nested inside variants (default 64,
-    /// [`FromProtoOptions::DEFAULT_MAX_DEPTH`]).
-    pub max_depth: usize,
-}
-
-impl FromProtoOptions {
-    /// The default `max_bytes`: 1 GiB.
-    ///
-    /// ```
-    /// assert_eq!(tftensor::FromProtoOptions::DEFAULT_MAX_BYTES, 1 << 30);
-    /// ```
-    pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
-
-    /// The default `max_depth`: 64 levels of variant nesting.
-    ///
-    /// ```
-    /// assert_eq!(tftensor::FromProtoOptions::DEFAULT_MAX_DEPTH, 64);
-    /// ```
-    pub const DEFAULT_MAX_DEPTH: usize = 64;
-
-    /// These options with `max_bytes` set.
-    ///
-    /// ```
-    /// let o = tftensor::FromProtoOptions::default().with_max_bytes(1 << 20);
-    /// assert_eq!(o.max_bytes, 1 << 20);
-    /// ```
-    #[must_use]
-    pub fn with_max_bytes(mut self, max_bytes: u64) -> Self {
-        self.max_bytes = max_bytes;
-        self
-    }
-
-    /// These options with `max_depth` set.
-    ///
-    /// ```
-    /// let o = tftensor::FromProtoOptions::default().with_max_depth(2);
-    /// assert_eq!(o.max_depth, 2);
-    /// ```
-    #[must_use]
-    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
-        self.max_depth = max_depth;
-        self
-    }
-}
-
-impl Default for FromProtoOptions {
-    /// 1 GiB of elements, 64 levels of variant nesting.
-    ///
-    /// ```
-    /// let o = tftensor::FromProtoOptions::default();
-    /// assert_eq!((o.max_bytes, o.max_depth), (1 << 30, 64));
-    /// ```
-    fn default() -> Self {
-        FromProtoOptions {
-            max_bytes: Self::DEFAULT_MAX_BYTES,
-            max_depth: Self::DEFAULT_MAX_DEPTH,
-        }
-    }
-}
-
-/// The budget one decode (a tensor and everything nested in it) draws on,
-/// and the allocator its element buffers come from.
-pub(crate) struct DecodeCtx {
-    limit: u64,
-    used: u64,
-    max_depth: usize,
-    depth_left: usize,
-    /// The caller's allocator (`from_proto_in`): every POD buffer is
-    /// allocated from it, and input bytes are never adopted.
-    allocator: Option<Arc<dyn Allocator>>,
-}
-
-impl DecodeCtx {
-    pub(crate) fn new(opts: &FromProtoOptions) -> Self {
-        DecodeCtx {
-            limit: opts.max_bytes,
-            used: 0,
-            max_depth: opts.max_depth,
-            depth_left: opts.max_depth,
-            allocator: None,
-        }
-    }
-
-    fn with_allocator(opts: &FromProtoOptions, allocator: Arc<dyn Allocator>) -> Self {
-        DecodeCtx {
-            allocator: Some(allocator),
-            ..Self::new(opts)
-        }
-    }
-
-    /// The caller's allocator, if one was given.
-    pub(crate) fn allocator(&self) -> Option<&Arc<dyn Allocator>> {
-        self.allocator.as_ref()
-    }
-
-    /// A context without limits, for re-reading fields whose size the proto
-    /// itself bounds (compression).
-    pub(crate) fn unlimited() -> Self {
-        DecodeCtx {
-            limit: u64::MAX,
-            used: 0,
-            max_depth: usize::MAX,
-            depth_left: usize::MAX,
-            allocator: None,
-        }
-    }
-
-    /// Reserves `n` elements of `T` from the byte budget.
-    fn charge<T>(&mut self, n: i64) -> Result<()> {
-        let bytes = u64::try_from(n)
-            .unwrap_or(u64::MAX)
-            .saturating_mul(size_of::<T>() as u64);
-        let used = self.used.saturating_add(bytes);
-        if used > self.limit {
-            return Err(Error::LimitExceeded {
-                what: "decoded tensor bytes (FromProtoOptions::max_bytes)",
-                limit: self.limit,
-                requested: used,
-            });
-        }
-        self.used = used;
-        Ok(())
-    }
-
-    /// Runs `f` one variant-nesting level deeper.
-    fn nested<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
-        let Some(left) = self.depth_left.checked_sub(1) else {
-            return Err(Error::LimitExceeded {
-                what: "variant nesting depth (FromProtoOptions::max_depth)",
-                limit: self.max_depth as u64,
-                requested: (self.max_depth as u64).saturating_add(1),
-            });
-        };
-        let saved = self.depth_left;
-        self.depth_left = left;
-        let r = f(self);
-        self.depth_left = saved;
-        r
-    }
-}
-
-fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidProto(msg.into())
-}
-
-/// `[2,-1]`, for messages about dims that are not a valid shape.
-fn dims_string(dims: &[i64]) -> String {
-    let inner: Vec<String> = dims.iter().map(i64::to_string).collect();
-    format!("[{}]", inner.join(","))
-}
-
-/// TF's `TensorShape::IsValid(proto)` followed by building the shape.
-///
-/// A missing shape and `unknown_rank` (TF ignores it here) mean a scalar
-/// when there are no dims. `[0, 2^62, 2^62]` passes TF's `IsValid` (the
-/// running product is 0) but cannot be a [`TensorShape`]; it is an error
-/// here, where TF would build a tensor of zero elements.
-pub(crate) fn shape_from_proto(proto: Option<&pb::TensorShapeProto>) -> Result<TensorShape> {
-    let Some(proto) = proto else {
-        return Ok(TensorShape::scalar());
-    };
-    if proto.dim.len() > MAX_DIMENSIONS {
-        return Err(invalid(format!(
-            "Shape has too many dimensions: {} > {MAX_DIMENSIONS}",
-            proto.dim.len()
-        )));
-    }
-    let dims: Vec<i64> = proto.dim.iter().map(|d| d.size).collect();
-    if dims.iter().any(|&d| d < 0) {
-        return Err(invalid(format!(
-            "Shape {} is not fully defined: a tensor needs every dimension >= 0",
-            dims_string(&dims)
-        )));
-    }
-    if !TensorShape::is_valid_dims(&dims) {
-        return Err(invalid(format!(
-            "Shape {} is too large (more than 2**63 - 1 entries)",
-            dims_string(&dims)
-        )));
-    }
-    TensorShape::new(&dims).map_err(|e| invalid(format!("Shape {}: {e}", dims_string(&dims))))
-}
-
-/// TF's `TensorShape::AsProto`: one `Dim` per dimension, sizes only.
-pub(crate) fn shape_to_proto(shape: &TensorShape) -> pb::TensorShapeProto {
-    pb::TensorShapeProto {
-        dim: shape
-            .iter()
-            .map(|size| pb::tensor_shape_proto::Dim {
-                size,
-                name: String::new(),
-            })
-            .collect(),
-        unknown_rank: false,
-    }
-}
+pub(crate) use self::options::DecodeCtx;
+pub use self::options::FromProtoOptions;
 
 impl TensorShape {
     /// TF's `TensorShape::AsProto`: one `Dim` per dimension, sizes only.
@@ -279,13 +61,13 @@ impl TensorShape {
     /// assert_eq!(p.dim.iter().map(|d| d.size).collect::<Vec<_>>(), vec![2, 3]);
     /// ```
     pub fn as_proto(&self) -> pb::TensorShapeProto {
-        shape_to_proto(self)
+        shape::shape_to_proto(self)
     }
 
     /// A shape from a `TensorShapeProto` with FromProto's rules: no dims
     /// (with or without `unknown_rank`) is a scalar; a dim below 0, more than
     /// 254 dims, or an element count past `i64` is an
-    /// [`Error::InvalidProto`].
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto).
     ///
     /// ```
     /// use tftensor::{pb, TensorShape};
@@ -296,119 +78,8 @@ impl TensorShape {
     /// assert!(TensorShape::from_proto(&bad).is_err());
     /// ```
     pub fn from_proto(proto: &pb::TensorShapeProto) -> Result<TensorShape> {
-        shape_from_proto(Some(proto))
+        shape::shape_from_proto(Some(proto))
     }
-}
-
-/// Fails when an encoded message of `len` bytes would pass protobuf's
-/// 2 GiB limit.
-pub(crate) fn check_proto_size(len: u64) -> Result<()> {
-    if len > MAX_PROTO_BYTES {
-        return Err(Error::LimitExceeded {
-            what: "encoded TensorProto bytes (protobuf messages must stay under 2 GiB)",
-            limit: MAX_PROTO_BYTES,
-            requested: len,
-        });
-    }
-    Ok(())
-}
-
-/// Encoded size of a length-delimited field of `len` payload bytes; 0 when
-/// empty, since proto3 omits empty fields.
-pub(crate) fn bytes_field_len(tag: u32, len: u64) -> u64 {
-    if len == 0 {
-        0
-    } else {
-        (key_len(tag) + encoded_len_varint(len)) as u64 + len
-    }
-}
-
-/// FromProto with a shared budget: the whole of TF's `Tensor::FromProto`.
-pub(crate) fn decode_tensor(proto: &pb::TensorProto, ctx: &mut DecodeCtx) -> Result<Tensor> {
-    let shape = shape_from_proto(proto.tensor_shape.as_ref())?;
-    let dtype = DataType::from_i32(proto.dtype);
-    dtype
-        .check_tensor_dtype()
-        .map_err(|e| invalid(e.to_string()))?;
-    if shape.num_elements() == 0 {
-        // Nothing to hold: content and values are ignored, as in TF.
-        return Tensor::new(dtype, shape);
-    }
-    dispatch_dtype!(dtype, T => decode_typed::<T>(proto, shape, ctx), _ => Err(invalid(format!("unsupported dtype {dtype}"))))
-}
-
-fn decode_typed<T: ProtoElement>(
-    proto: &pb::TensorProto,
-    shape: TensorShape,
-    ctx: &mut DecodeCtx,
-) -> Result<Tensor> {
-    ctx.charge::<T>(shape.num_elements())?;
-    if !proto.tensor_content.is_empty() {
-        return T::decode_content(&proto.tensor_content, shape, ctx);
-    }
-    let mut t = match ctx.allocator() {
-        Some(a) => Tensor::new_in(a, T::DTYPE, shape)?,
-        None => Tensor::new(T::DTYPE, shape)?,
-    };
-    let out = t.as_mut_slice::<T>()?;
-    let k = T::read_field(proto, out, ctx)?;
-    // The buffer starts as defaults, so only a short field padded with its
-    // last value needs writing.
-    if T::FILL_WITH_LAST && k < out.len() {
-        if let Some((last, rest)) = k
-            .checked_sub(1)
-            .and_then(|i| out.get_mut(i..))
-            .and_then(|s| s.split_first_mut())
-        {
-            rest.fill(last.clone());
-        }
-    }
-    Ok(t)
-}
-
-/// An int32 tensor whose `int_val` holds exactly its elements (what
-/// AsProtoField writes) takes the parsed vector as its buffer, where
-/// `from_proto` would allocate and copy: the same tensor, one 4-bytes-per-
-/// element allocation and copy fewer. `None` for every other proto.
-fn adopt_int_val(proto: &mut pb::TensorProto, opts: &FromProtoOptions) -> Result<Option<Tensor>> {
-    if proto.dtype != DataType::Int32.as_i32()
-        || !proto.tensor_content.is_empty()
-        || proto.int_val.is_empty()
-    {
-        return Ok(None);
-    }
-    let shape = shape_from_proto(proto.tensor_shape.as_ref())?;
-    if usize::try_from(shape.num_elements()).ok() != Some(proto.int_val.len()) {
-        return Ok(None);
-    }
-    // The same budget from_proto applies.
-    DecodeCtx::new(opts).charge::<i32>(shape.num_elements())?;
-    Tensor::from_vec(shape, std::mem::take(&mut proto.int_val)).map(Some)
-}
-
-/// AsProtoField's per-dtype part: refuses a 2 GiB proto before building the
-/// field when its size is computable, and after building otherwise.
-fn write_field_checked<T: ProtoElement>(t: &Tensor, proto: &mut pb::TensorProto) -> Result<()> {
-    let base = proto.encoded_len() as u64;
-    let t = encode::readable::<T>(t)?;
-    let values = t.as_slice::<T>()?;
-    // Every value takes at least one byte: a cheap first check that spares
-    // scanning varints of a tensor that can never fit.
-    check_proto_size(base.saturating_add(values.len() as u64))?;
-    if let Some(len) = T::field_encoded_len(values) {
-        check_proto_size(base.saturating_add(len))?;
-    }
-    T::write_field(values, proto)?;
-    check_proto_size(proto.encoded_len() as u64)
-}
-
-/// AsProtoTensorContent's per-dtype part: the content, refused before it
-/// is built if the proto would reach 2 GiB.
-fn content_checked<T: ProtoElement>(t: &Tensor, header: &pb::TensorProto) -> Result<Bytes> {
-    let base = header.encoded_len() as u64;
-    T::encode_content(t, &|len| {
-        check_proto_size(base.saturating_add(bytes_field_len(TENSOR_CONTENT_TAG, len)))
-    })
 }
 
 impl Tensor {
@@ -428,8 +99,8 @@ impl Tensor {
     ///   elements are slices of it.
     ///
     /// # Errors
-    /// [`Error::InvalidProto`] when the proto is not a valid tensor (TF's
-    /// FromProto returns false), [`Error::LimitExceeded`] past
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto) when the proto is not a valid tensor (TF's
+    /// FromProto returns false), [`Error::LimitExceeded`](crate::Error::LimitExceeded) past
     /// [`FromProtoOptions::max_bytes`].
     ///
     /// ```
@@ -467,7 +138,7 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_proto_with(proto: &pb::TensorProto, opts: &FromProtoOptions) -> Result<Tensor> {
-        decode_tensor(proto, &mut DecodeCtx::new(opts))
+        decode::decode_tensor(proto, &mut DecodeCtx::new(opts))
     }
 
     /// TF's `FromProto(Allocator*, const TensorProto&)`: as
@@ -481,7 +152,7 @@ impl Tensor {
     /// on the C++ heap; decoded string elements share the proto's bytes.
     ///
     /// # Errors
-    /// As [`Tensor::from_proto`]; [`Error::AllocationFailed`] when the
+    /// As [`Tensor::from_proto`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) when the
     /// allocator refuses.
     ///
     /// ```
@@ -501,14 +172,14 @@ impl Tensor {
         opts: &FromProtoOptions,
     ) -> Result<Tensor> {
         let allocator: Arc<dyn Allocator> = allocator.clone();
-        decode_tensor(proto, &mut DecodeCtx::with_allocator(opts, allocator))
+        decode::decode_tensor(proto, &mut DecodeCtx::with_allocator(opts, allocator))
     }
 
     /// [`Tensor::decode_with`] into `allocator`, as
     /// [`Tensor::from_proto_in`]: no zero-copy adoption of `bytes`.
     ///
     /// # Errors
-    /// As [`Tensor::decode`]; [`Error::AllocationFailed`] when the
+    /// As [`Tensor::decode`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) when the
     /// allocator refuses.
     ///
     /// ```
@@ -526,9 +197,8 @@ impl Tensor {
         bytes: Bytes,
         opts: &FromProtoOptions,
     ) -> Result<Tensor> {
-        let proto = crate::proto_fast::decode_tensor_proto(bytes)
-            .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
-        Self::from_proto_in(allocator, &proto, opts)
+        let allocator: Arc<dyn Allocator> = allocator.clone();
+        decode::decode_bytes(bytes, &mut DecodeCtx::with_allocator(opts, allocator))
     }
 
     /// Parses a serialized `TensorProto` (what `tf.io.serialize_tensor`
@@ -541,7 +211,7 @@ impl Tensor {
     /// elements keep the whole `bytes` allocation alive.
     ///
     /// # Errors
-    /// [`Error::InvalidProto`] for bytes that are not a `TensorProto`,
+    /// [`Error::InvalidProto`](crate::Error::InvalidProto) for bytes that are not a `TensorProto`,
     /// otherwise as [`Tensor::from_proto`].
     ///
     /// ```
@@ -572,21 +242,7 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn decode_with(bytes: Bytes, opts: &FromProtoOptions) -> Result<Tensor> {
-        let mut proto = crate::proto_fast::decode_tensor_proto(bytes)
-            .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
-        if let Some(t) = adopt_int_val(&mut proto, opts)? {
-            return Ok(t);
-        }
-        Self::from_proto_with(&proto, opts)
-    }
-
-    /// The proto TF's `AsProto*` start from: dtype and shape only.
-    fn proto_header(&self) -> pb::TensorProto {
-        pb::TensorProto {
-            dtype: self.dtype().as_i32(),
-            tensor_shape: Some(shape_to_proto(self.shape())),
-            ..pb::TensorProto::default()
-        }
+        decode::decode_bytes(bytes, &mut DecodeCtx::new(opts))
     }
 
     /// TF's `AsProtoField`: dtype, shape, and every element in the dtype's
@@ -598,7 +254,7 @@ impl Tensor {
     /// For strings this is what `tf.io.serialize_tensor` encodes.
     ///
     /// # Errors
-    /// [`Error::LimitExceeded`] if the encoded proto would reach 2 GiB
+    /// [`Error::LimitExceeded`](crate::Error::LimitExceeded) if the encoded proto would reach 2 GiB
     /// (checked before the field is built, except for resource and variant
     /// tensors whose element messages are built first); errors of
     /// unreadable elements (a bool byte other than 0/1 after a bitcast).
@@ -611,15 +267,7 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_proto_field(&self) -> Result<pb::TensorProto> {
-        let mut proto = self.proto_header();
-        if self.buf().is_none() {
-            return Ok(proto);
-        }
-        let dtype = self.dtype();
-        // Each arm only calls: one big frame of 30 inlined bodies would
-        // cost ~32 KiB of stack per variant nesting level in debug builds.
-        dispatch_dtype!(dtype, T => write_field_checked::<T>(self, &mut proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))));
-        Ok(proto)
+        encode::as_proto_field(self)
     }
 
     /// TF's `AsProtoTensorContent`: dtype, shape, and all elements in
@@ -633,7 +281,7 @@ impl Tensor {
     /// (which uses [`Tensor::as_proto_field`] for strings).
     ///
     /// # Errors
-    /// [`Error::LimitExceeded`] if the encoded proto would reach 2 GiB
+    /// [`Error::LimitExceeded`](crate::Error::LimitExceeded) if the encoded proto would reach 2 GiB
     /// (checked before the content is built).
     ///
     /// ```
@@ -644,14 +292,55 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_proto_tensor_content(&self) -> Result<pb::TensorProto> {
-        let mut proto = self.proto_header();
-        if self.buf().is_none() {
-            return Ok(proto);
-        }
-        let dtype = self.dtype();
-        let content = dispatch_dtype!(dtype, T => content_checked::<T>(self, &proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoTensorContent of dtype {dtype}"))));
-        proto.tensor_content = content;
-        Ok(proto)
+        encode::as_proto_tensor_content(self)
+    }
+
+    /// `as_proto_field()?.encode_to_vec()` in one pass, byte for byte: the
+    /// typed field is written straight from the elements. Packed
+    /// `float_val`, `double_val`, `scomplex_val`, `dcomplex_val`,
+    /// `bool_val` and the `float8_val` bytes are one copy of the tensor's
+    /// bytes; varint fields (`int_val`, `int64_val`, `half_val`, ...) are
+    /// encoded from the elements with no intermediate vector. The output is
+    /// allocated once (its exact size plus 8 bytes of slack).
+    ///
+    /// Misaligned element data (a slice of a byte tensor bitcast to a wider
+    /// type) is read through one aligned copy.
+    ///
+    /// # Errors
+    /// As [`Tensor::as_proto_field`]; [`Error::AllocationFailed`](crate::Error::AllocationFailed) if the
+    /// output cannot be allocated.
+    ///
+    /// ```
+    /// use prost::Message;
+    /// use tftensor::Tensor;
+    /// let t = Tensor::from_vec([3], vec![1i32, -2, 300])?;
+    /// let wire = t.encode_proto_field()?;
+    /// assert_eq!(wire, t.as_proto_field()?.encode_to_vec());
+    /// assert_eq!(Tensor::decode(wire.into())?, t);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn encode_proto_field(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.encode_proto_field_to(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`Tensor::encode_proto_field`], appended to `out` (which grows by
+    /// exactly the encoded size; a sender can reuse one buffer).
+    ///
+    /// # Errors
+    /// As [`Tensor::encode_proto_field`]; on error `out` may hold a partial
+    /// header, never a partial field.
+    ///
+    /// ```
+    /// use tftensor::Tensor;
+    /// let mut buf = Vec::new();
+    /// Tensor::from(1.0f32).encode_proto_field_to(&mut buf)?;
+    /// assert_eq!(buf, [0x08, 0x01, 0x12, 0x00, 0x2a, 0x04, 0, 0, 0x80, 0x3f]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn encode_proto_field_to(&self, out: &mut Vec<u8>) -> Result<()> {
+        encode::encode_field_to(self, out)
     }
 
     /// TF's `FillDescription`: dtype, shape, and (when there is a buffer)
@@ -669,7 +358,7 @@ impl Tensor {
     pub fn fill_description(&self) -> pb::TensorDescription {
         pb::TensorDescription {
             dtype: self.dtype().as_i32(),
-            shape: Some(shape_to_proto(self.shape())),
+            shape: Some(shape::shape_to_proto(self.shape())),
             allocation_description: self.allocation_description().map(|d| {
                 pb::AllocationDescription {
                     requested_bytes: d.requested_bytes,

@@ -1,7 +1,18 @@
 //! Unit tests of the codec's internals (the public behaviour is tested in
 //! tests/proto*.rs).
 
-use super::*;
+use bytes::Bytes;
+use prost::Message;
+
+use crate::dtype::DataType;
+use crate::error::Error;
+use crate::pb;
+use crate::shape::TensorShape;
+use crate::tensor::Tensor;
+
+use super::encode::{check_proto_size, proto_header, MAX_PROTO_BYTES, TENSOR_CONTENT_TAG};
+use super::field::bytes_field_len;
+use super::shape::{shape_from_proto, shape_to_proto};
 
 #[test]
 fn proto_size_limit_is_protobufs_int_max() {
@@ -31,45 +42,10 @@ fn bytes_field_len_matches_prost() {
         );
     }
     // A content of exactly the remaining room passes; one byte more fails.
-    let header = Tensor::new(DataType::UInt8, [1])
-        .unwrap()
-        .proto_header()
-        .encoded_len() as u64;
+    let header = proto_header(&Tensor::new(DataType::UInt8, [1]).unwrap()).encoded_len() as u64;
     let room = MAX_PROTO_BYTES - header - 1 - 5; // tag + 5-byte varint length
     assert!(check_proto_size(header + bytes_field_len(TENSOR_CONTENT_TAG, room)).is_ok());
     assert!(check_proto_size(header + bytes_field_len(TENSOR_CONTENT_TAG, room + 1)).is_err());
-}
-
-#[test]
-fn decode_ctx_budget_and_depth() {
-    let mut ctx = DecodeCtx::new(
-        &FromProtoOptions::default()
-            .with_max_bytes(16)
-            .with_max_depth(1),
-    );
-    ctx.charge::<u32>(3).unwrap();
-    assert_eq!(ctx.used, 12);
-    assert_eq!(
-        ctx.charge::<u32>(2).unwrap_err(),
-        Error::LimitExceeded {
-            what: "decoded tensor bytes (FromProtoOptions::max_bytes)",
-            limit: 16,
-            requested: 20,
-        }
-    );
-    ctx.charge::<u8>(4).unwrap();
-    assert!(ctx.charge::<u8>(i64::MAX).is_err());
-    let depth = ctx.nested(|c| Ok(c.depth_left)).unwrap();
-    assert_eq!(depth, 0);
-    assert_eq!(
-        ctx.nested(|c| c.nested(|_| Ok(()))),
-        Err(Error::LimitExceeded {
-            what: "variant nesting depth (FromProtoOptions::max_depth)",
-            limit: 1,
-            requested: 2,
-        })
-    );
-    assert_eq!(ctx.depth_left, 1);
 }
 
 #[test]
@@ -139,4 +115,34 @@ fn shape_to_proto_has_sizes_only() {
         shape_to_proto(&TensorShape::scalar()),
         pb::TensorShapeProto::default()
     );
+}
+
+/// AsProtoTensorContent shares a POD tensor's buffer, and the tensor's
+/// copy-on-write keeps the shared bytes as they were.
+#[test]
+fn content_shares_the_buffer_and_copy_on_write_keeps_it() {
+    let content = |t: &Tensor| t.as_proto_tensor_content().unwrap().tensor_content;
+    let mut t = Tensor::from_vec([4], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let b = content(&t);
+    assert_eq!(b.as_ptr(), t.data_ptr().unwrap());
+    assert_eq!(&b[..], t.tensor_data().unwrap());
+    // A write to the tensor copies first; the bytes stay as they were.
+    t.as_mut_slice::<f32>().unwrap()[0] = 9.0;
+    assert_ne!(b.as_ptr(), t.data_ptr().unwrap());
+    assert_eq!(&b[..4], &1.0f32.to_le_bytes());
+    // A slice shares its own region.
+    let s = Tensor::from_vec([4], vec![1u16, 2, 3, 4])
+        .unwrap()
+        .slice(1, 3)
+        .unwrap();
+    assert_eq!(content(&s).as_ptr(), s.data_ptr().unwrap());
+    assert_eq!(&content(&s)[..], &[2, 0, 3, 0]);
+    // Adopted input bytes: the content is a slice of them.
+    let wire = Bytes::from(t.as_proto_tensor_content().unwrap().encode_to_vec());
+    let d = Tensor::decode(wire.clone()).unwrap();
+    let c = content(&d);
+    if d.data_ptr() == Some(wire[wire.len() - 16..].as_ptr()) {
+        assert_eq!(c.as_ptr(), d.data_ptr().unwrap());
+    }
+    assert_eq!(&c[..], d.tensor_data().unwrap());
 }

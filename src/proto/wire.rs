@@ -1,40 +1,33 @@
-//! Fast paths for the proto codec, found by the `proto` benchmarks.
+//! The packed-field scanner, a fast path found by the `proto` benchmarks.
 //!
-//! * prost decodes a packed `float_val` one element at a time, pushing into
-//!   a `Vec` that grows by doubling: about 0.3 GB/s on 64 MiB here.
-//!   [`decode_tensor_proto`] parses a serialized `TensorProto` with the
-//!   packed `float_val` payloads taken out as byte slices of the input:
-//!   when they hold exactly the float tensor's elements they become its
-//!   `tensor_content` (so decoding adopts them without a copy when aligned,
-//!   like content does), otherwise [`decode_packed_f32`] converts them in
-//!   bulk.
-//! * [`shared_content`] hands out a POD tensor's bytes as a [`Bytes`] that
-//!   shares the buffer, so `AsProtoTensorContent` needs no copy of its own.
+//! prost decodes a packed `float_val` one element at a time, pushing into a
+//! `Vec` that grows by doubling: about 0.3 GB/s on 64 MiB here.
+//! [`scan_tensor_proto`] parses a serialized `TensorProto` with the packed
+//! `float_val` payloads taken out as byte slices of the input; once the
+//! caller knows the element count, [`Scanned::finish`] makes them the
+//! tensor's `tensor_content` when they hold exactly its elements (so
+//! decoding adopts them without a copy when aligned, like content), and
+//! converts them in bulk otherwise. Packed `int_val` is decoded into a
+//! vector of exactly its count.
 //!
-//! Both give exactly what the plain paths give: the same tensor, the same
-//! encoded bytes, and (by falling back to prost on anything unusual) the
-//! same errors.
+//! The result decodes to exactly what prost's own parse decodes to, and
+//! (by falling back to prost on anything unusual) gives the same errors.
 
 use std::ops::Range;
-use std::sync::Arc;
 
 use bytes::Bytes;
+use prost::encoding::decode_varint;
 use prost::Message;
 
-use crate::buffer::Root;
 use crate::dtype::DataType;
 use crate::pb;
-use crate::tensor::Tensor;
+
+use super::lenient::{self, skip_value, varint, LEN};
 
 /// `TensorProto.float_val`'s field number.
 const FLOAT_VAL: u64 = 5;
 /// `TensorProto.int_val`'s field number.
 const INT_VAL: u64 = 7;
-/// Protobuf wire types this scanner steps over.
-const WIRE_VARINT: u64 = 0;
-const WIRE_FIXED64: u64 = 1;
-const WIRE_LEN: u64 = 2;
-const WIRE_FIXED32: u64 = 5;
 
 /// Little-endian f32 values packed in `payload` (a packed `float_val`), or
 /// `None` when its length is not a multiple of 4 (prost's "buffer
@@ -54,19 +47,6 @@ pub(crate) fn decode_packed_f32(payload: &[u8]) -> Option<Vec<f32>> {
     Some(out)
 }
 
-/// A varint at the start of `buf`: its value and length; `None` when
-/// truncated or longer than 10 bytes.
-fn read_varint(buf: &[u8]) -> Option<(u64, usize)> {
-    let mut v = 0u64;
-    for (i, &b) in buf.iter().take(10).enumerate() {
-        v |= u64::from(b & 0x7f) << (7 * i);
-        if b < 0x80 {
-            return Some((v, i + 1));
-        }
-    }
-    None
-}
-
 /// Int32 values packed as varints in `payload` (a packed `int_val`), into
 /// a vector of exactly their count (prost grows its vector by doubling);
 /// `None` for a malformed varint (prost then reports it) or when the memory
@@ -79,65 +59,48 @@ pub(crate) fn decode_packed_i32(payload: &[u8]) -> Option<Vec<i32>> {
     let mut rest = payload;
     while !rest.is_empty() {
         // int32 keeps the low 32 bits, as prost and C++ do.
-        out.push(prost::encoding::decode_varint(&mut rest).ok()? as i32);
+        out.push(decode_varint(&mut rest).ok()? as i32);
     }
     Some(out)
 }
 
 /// A packed `float_val` or `int_val` field: its number, where its key
 /// starts, and its payload.
-struct FloatField {
+struct PackedField {
     field: u64,
     start: usize,
     payload: Range<usize>,
 }
 
-/// The packed `float_val` fields among the top-level fields of a
-/// serialized `TensorProto`, in order (no allocation when there are none).
-/// `None` for anything this scanner leaves to prost: malformed input,
-/// groups, field 0, an unpacked `float_val`.
-fn find_float_val(data: &[u8]) -> Option<Vec<FloatField>> {
+/// The packed `float_val` and `int_val` fields among the top-level fields
+/// of a serialized `TensorProto`, in order (no allocation when there are
+/// none). `None` for anything this scanner leaves to prost: malformed
+/// input, groups, field 0, an unpacked `float_val` or `int_val`.
+fn find_packed(data: &[u8]) -> Option<Vec<PackedField>> {
     let mut found = Vec::new();
     let mut pos = 0;
     while pos < data.len() {
         let start = pos;
-        let (key, n) = read_varint(data.get(pos..)?)?;
-        pos = pos.checked_add(n)?;
-        let (field, wire) = (key >> 3, key & 7);
+        let key = varint(data, &mut pos)?;
+        let (field, wire) = (key >> 3, (key & 7) as u8);
         if field == 0 {
             return None;
         }
-        let payload_start;
-        match wire {
-            WIRE_VARINT => {
-                let (_, n) = read_varint(data.get(pos..)?)?;
-                payload_start = pos;
-                pos = pos.checked_add(n)?;
-            }
-            WIRE_FIXED64 => {
-                payload_start = pos;
-                pos = pos.checked_add(8)?;
-            }
-            WIRE_LEN => {
-                let (len, n) = read_varint(data.get(pos..)?)?;
-                payload_start = pos.checked_add(n)?;
-                pos = payload_start.checked_add(usize::try_from(len).ok()?)?;
-            }
-            WIRE_FIXED32 => {
-                payload_start = pos;
-                pos = pos.checked_add(4)?;
-            }
-            _ => return None,
-        }
-        if pos > data.len() {
-            return None;
-        }
+        let payload_start = if wire == LEN {
+            let mut p = pos;
+            varint(data, &mut p)?;
+            p
+        } else {
+            pos
+        };
+        // Groups and wire types 6 and 7 are not skipped: left to prost.
+        pos = skip_value(data, pos, wire)?;
         if field == FLOAT_VAL || field == INT_VAL {
-            if wire != WIRE_LEN {
+            if wire != LEN {
                 // Mixed packed and unpacked values: keep prost's order.
                 return None;
             }
-            found.push(FloatField {
+            found.push(PackedField {
                 field,
                 start,
                 payload: payload_start..pos,
@@ -147,21 +110,74 @@ fn find_float_val(data: &[u8]) -> Option<Vec<FloatField>> {
     Some(found)
 }
 
-/// Element count of a proto's shape as `from_proto` sees it; `None` when
-/// the shape is invalid (then `from_proto` reports it).
-fn num_elements(proto: &pb::TensorProto) -> Option<i64> {
-    crate::proto::shape_from_proto(proto.tensor_shape.as_ref())
-        .ok()
-        .map(|s| s.num_elements())
+/// A serialized `TensorProto` parsed but for its packed `float_val`
+/// payloads, which wait for the element count (see [`Scanned::finish`]).
+pub(crate) struct Scanned {
+    proto: pb::TensorProto,
+    /// The input (without mistyped fields), for the payloads and for
+    /// prost's fallback.
+    bytes: Bytes,
+    /// The packed `float_val` payloads, in order.
+    floats: Vec<Range<usize>>,
+}
+
+impl Scanned {
+    /// Every field but the pending `float_val` (dtype, shape and content
+    /// are final).
+    pub(crate) fn proto(&self) -> &pb::TensorProto {
+        &self.proto
+    }
+
+    /// The whole proto, given the tensor's element count (`None` when the
+    /// shape is invalid): a packed `float_val` holding exactly the elements
+    /// of a `DT_FLOAT` tensor without content becomes `tensor_content` (a
+    /// slice of the input), otherwise the values are `float_val`.
+    ///
+    /// # Errors
+    /// prost's, when the memory for the values cannot be had.
+    pub(crate) fn finish(
+        self,
+        num_elements: Option<i64>,
+    ) -> Result<pb::TensorProto, prost::DecodeError> {
+        let Scanned {
+            mut proto,
+            bytes,
+            floats: payloads,
+        } = self;
+        if payloads.is_empty() {
+            return Ok(proto);
+        }
+        let total: usize = payloads.iter().map(Range::len).sum();
+        let exact = proto.dtype == DataType::Float.as_i32()
+            && proto.tensor_content.is_empty()
+            && payloads.len() == 1
+            && num_elements
+                .and_then(|n| usize::try_from(n).ok())
+                .and_then(|n| n.checked_mul(4))
+                == Some(total);
+        if exact {
+            if let Some(r) = payloads.into_iter().next() {
+                // Little-endian f32 bytes are tensor_content's layout.
+                proto.tensor_content = bytes.slice(r);
+            }
+            return Ok(proto);
+        }
+        let mut floats = Vec::new();
+        for r in payloads {
+            match bytes.get(r).and_then(decode_packed_f32) {
+                Some(v) if floats.is_empty() => floats = v,
+                Some(v) => floats.extend_from_slice(&v),
+                None => return pb::TensorProto::decode(bytes),
+            }
+        }
+        proto.float_val = floats;
+        Ok(proto)
+    }
 }
 
 /// Parses `bytes` as a `TensorProto` (zero-copy for `bytes` fields, as
-/// prost does with `Bytes`), with a fast path for packed `float_val`. The
-/// result decodes with [`Tensor::from_proto`] to the same tensor as prost's
-/// own parse; the one difference is where the floats are: a packed
-/// `float_val` holding exactly the elements of a `DT_FLOAT` tensor without
-/// content is returned as `tensor_content` (a slice of `bytes`), otherwise
-/// as `float_val`.
+/// prost does with `Bytes`), with a fast path for packed `float_val` and
+/// `int_val`; [`Scanned::finish`] completes it.
 ///
 /// Known fields with a wire type their declaration does not allow are
 /// skipped first, as C++ protobuf skips them (see `proto::lenient`).
@@ -169,33 +185,39 @@ fn num_elements(proto: &pb::TensorProto) -> Option<i64> {
 /// # Errors
 /// Exactly prost's: anything unusual is handed to
 /// `pb::TensorProto::decode` whole.
-pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost::DecodeError> {
+pub(crate) fn scan_tensor_proto(bytes: Bytes) -> Result<Scanned, prost::DecodeError> {
     // C++ protobuf skips known fields with the wrong wire type; so do we.
-    let bytes =
-        match crate::proto::lenient::strip_mistyped(&bytes, crate::proto::lenient::tensor_proto) {
-            Some(clean) => Bytes::from(clean),
-            None => bytes,
-        };
-    let fields = match find_float_val(&bytes) {
+    let bytes = match lenient::strip_mistyped(&bytes, lenient::tensor_proto) {
+        Some(clean) => Bytes::from(clean),
+        None => bytes,
+    };
+    let plain = |bytes: Bytes| {
+        pb::TensorProto::decode(bytes.clone()).map(|proto| Scanned {
+            proto,
+            bytes,
+            floats: Vec::new(),
+        })
+    };
+    let fields = match find_packed(&bytes) {
         Some(f) if !f.is_empty() => f,
-        _ => return pb::TensorProto::decode(bytes),
+        _ => return plain(bytes),
     };
     if fields
         .iter()
         .any(|f| f.field == FLOAT_VAL && f.payload.len() % 4 != 0)
     {
         // prost's error for a truncated packed value.
-        return pb::TensorProto::decode(bytes);
+        return plain(bytes);
     }
     // Protobuf merges concatenated messages field by field, so decoding
-    // the pieces between the float fields in order equals decoding the
+    // the pieces between the packed fields in order equals decoding the
     // whole.
     let mut proto = pb::TensorProto::default();
     let mut seg_start = 0;
     let ends = fields.iter().map(|f| (f.start, f.payload.end));
     for (seg_end, next) in ends.chain(std::iter::once((bytes.len(), bytes.len()))) {
         if seg_start < seg_end && proto.merge(bytes.slice(seg_start..seg_end)).is_err() {
-            return pb::TensorProto::decode(bytes);
+            return plain(bytes);
         }
         seg_start = next;
     }
@@ -204,80 +226,30 @@ pub(crate) fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost
         match bytes.get(f.payload).and_then(decode_packed_i32) {
             Some(v) if proto.int_val.is_empty() => proto.int_val = v,
             Some(v) => proto.int_val.extend_from_slice(&v),
-            None => return pb::TensorProto::decode(bytes),
+            None => return plain(bytes),
         }
     }
-    let payloads: Vec<Range<usize>> = floats.into_iter().map(|f| f.payload).collect();
-    if payloads.is_empty() {
-        return Ok(proto);
-    }
-    let total: usize = payloads.iter().map(Range::len).sum();
-    let exact = proto.dtype == DataType::Float.as_i32()
-        && proto.tensor_content.is_empty()
-        && payloads.len() == 1
-        && num_elements(&proto)
-            .and_then(|n| usize::try_from(n).ok())
-            .and_then(|n| n.checked_mul(4))
-            == Some(total);
-    if exact {
-        if let Some(r) = payloads.into_iter().next() {
-            // Little-endian f32 bytes are tensor_content's layout.
-            proto.tensor_content = bytes.slice(r);
-        }
-        return Ok(proto);
-    }
-    let mut floats = Vec::new();
-    for r in payloads {
-        match bytes.get(r).and_then(decode_packed_f32) {
-            Some(v) if floats.is_empty() => floats = v,
-            Some(v) => floats.extend_from_slice(&v),
-            None => return pb::TensorProto::decode(bytes),
-        }
-    }
-    proto.float_val = floats;
-    Ok(proto)
-}
-
-/// Keeps a tensor's root buffer alive for a [`Bytes`] over its region.
-struct SharedRegion {
-    root: Arc<Root>,
-    range: Range<usize>,
-}
-
-impl AsRef<[u8]> for SharedRegion {
-    fn as_ref(&self) -> &[u8] {
-        self.root
-            .bytes()
-            .and_then(|b| b.get(self.range.clone()))
-            .unwrap_or(&[])
-    }
-}
-
-/// The raw bytes of a POD tensor as a [`Bytes`] sharing its buffer (no
-/// copy): a slice of the input for tensors that adopted external bytes,
-/// otherwise an owner holding a reference to the buffer. The tensor's
-/// copy-on-write sees that reference, so a later write through the tensor
-/// copies first and the `Bytes` never changes. `None` for non-POD dtypes
-/// and tensors without a buffer.
-pub(crate) fn shared_content(t: &Tensor) -> Option<Bytes> {
-    let len = t.raw_bytes().ok()?.len();
-    let buf = t.buf()?;
-    let range = buf.offset..buf.offset.checked_add(len)?;
-    match buf.root.external_bytes() {
-        Some(b) => (range.end <= b.len()).then(|| b.slice(range)),
-        None => {
-            buf.root.bytes()?.get(range.clone())?;
-            Some(Bytes::from_owner(SharedRegion {
-                root: Arc::clone(&buf.root),
-                range,
-            }))
-        }
-    }
+    Ok(Scanned {
+        proto,
+        bytes,
+        floats: floats.into_iter().map(|f| f.payload).collect(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tensor::Tensor;
+
+    /// The scan and its completion, with the element count as the decoder
+    /// computes it.
+    fn decode_tensor_proto(bytes: Bytes) -> Result<pb::TensorProto, prost::DecodeError> {
+        let scanned = scan_tensor_proto(bytes)?;
+        let n = super::super::shape::shape_from_proto(scanned.proto().tensor_shape.as_ref())
+            .ok()
+            .map(|s| s.num_elements());
+        scanned.finish(n)
+    }
 
     fn float_proto(dims: &[i64], values: &[f32]) -> pb::TensorProto {
         pb::TensorProto {
@@ -473,25 +445,5 @@ mod tests {
         for cut in 0..good.len() {
             assert_eq!(fast(&good[..cut]), reference(&good[..cut]), "cut {cut}");
         }
-    }
-
-    #[test]
-    fn shared_content_shares_and_copy_on_write_keeps_it() {
-        let mut t = Tensor::from_vec([4], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
-        let b = shared_content(&t).unwrap();
-        assert_eq!(b.as_ptr(), t.data_ptr().unwrap());
-        assert_eq!(&b[..], t.tensor_data().unwrap());
-        // A write to the tensor copies first; the bytes stay as they were.
-        t.as_mut_slice::<f32>().unwrap()[0] = 9.0;
-        assert_ne!(b.as_ptr(), t.data_ptr().unwrap());
-        assert_eq!(&b[..4], &1.0f32.to_le_bytes());
-        // A slice shares its own region.
-        let s = Tensor::from_vec([4], vec![1u16, 2, 3, 4])
-            .unwrap()
-            .slice(1, 3)
-            .unwrap();
-        assert_eq!(&shared_content(&s).unwrap()[..], &[2, 0, 3, 0]);
-        assert!(shared_content(&Tensor::from("x")).is_none());
-        assert!(shared_content(&Tensor::default()).is_none());
     }
 }

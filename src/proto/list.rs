@@ -8,35 +8,12 @@
 
 use std::ops::Range;
 
+use prost::encoding::{decode_varint, encode_varint, encoded_len_varint};
+
 use crate::error::{Error, Result};
 
 /// Most bytes a varint32 can take.
 const MAX_VARINT32_LEN: usize = 5;
-
-/// Appends `v` as a protobuf-style base-128 little-endian varint.
-pub(crate) fn encode_varint32(out: &mut Vec<u8>, v: u32) {
-    let mut v = v;
-    loop {
-        let [low, ..] = v.to_le_bytes();
-        if v < 0x80 {
-            out.push(low);
-            return;
-        }
-        out.push(low | 0x80);
-        v >>= 7;
-    }
-}
-
-/// Number of bytes [`encode_varint32`] writes for `v`.
-const fn varint32_len(v: u32) -> usize {
-    match v {
-        0..=0x7f => 1,
-        0x80..=0x3fff => 2,
-        0x4000..=0x1f_ffff => 3,
-        0x20_0000..=0x0fff_ffff => 4,
-        _ => MAX_VARINT32_LEN,
-    }
-}
 
 /// Reads one varint32 from the start of `buf`: `(value, bytes used)`.
 ///
@@ -44,19 +21,18 @@ const fn varint32_len(v: u32) -> usize {
 /// or encodes more than 32 bits. (TF's `GetVarint32` silently drops such high
 /// bits; rejecting them only refuses inputs TF would misread.)
 fn decode_varint32(buf: &[u8]) -> Option<(u32, usize)> {
-    let mut value = 0u32;
-    for (i, &byte) in buf.iter().take(MAX_VARINT32_LEN).enumerate() {
-        // The fifth byte carries bits 28..31 only: anything above 0x0f is
-        // either a continuation (overlong) or bits beyond u32.
-        if i == MAX_VARINT32_LEN - 1 && byte > 0x0f {
-            return None;
-        }
-        value |= u32::from(byte & 0x7f) << (7 * i);
-        if byte & 0x80 == 0 {
-            return Some((value, i + 1));
-        }
+    // One-byte lengths, the common case, skip prost's general decoder.
+    if let Some(&b) = buf.first().filter(|&&b| b < 0x80) {
+        return Some((u32::from(b), 1));
     }
-    None
+    let mut rest = buf;
+    let value = decode_varint(&mut rest).ok()?;
+    let used = buf.len() - rest.len();
+    // prost reads up to ten bytes and 64 bits; a varint32 has five and 32.
+    if used > MAX_VARINT32_LEN {
+        return None;
+    }
+    Some((u32::try_from(value).ok()?, used))
 }
 
 /// Encodes `items` in TF's list coding: all varint32 lengths, then all bytes.
@@ -71,7 +47,7 @@ pub(crate) fn encode_list<'a, I: IntoIterator<Item = &'a [u8]>>(items: I) -> Res
     for item in items {
         let len = element_len(item)?;
         total = total
-            .checked_add(varint32_len(len))
+            .checked_add(encoded_len_varint(u64::from(len)))
             .and_then(|t| t.checked_add(item.len()))
             .ok_or(Error::AllocationFailed { bytes: usize::MAX })?;
         sized.push((len, item));
@@ -81,7 +57,11 @@ pub(crate) fn encode_list<'a, I: IntoIterator<Item = &'a [u8]>>(items: I) -> Res
     out.try_reserve_exact(total)
         .map_err(|_| Error::AllocationFailed { bytes: total })?;
     for &(len, _) in &sized {
-        encode_varint32(&mut out, len);
+        // One-byte lengths, the common case, skip prost's general loop.
+        match u8::try_from(len) {
+            Ok(b) if b < 0x80 => out.push(b),
+            _ => encode_varint(u64::from(len), &mut out),
+        }
     }
     for &(_, item) in &sized {
         out.extend_from_slice(item);
@@ -108,7 +88,7 @@ pub(crate) fn encoded_list_len<'a, I: IntoIterator<Item = &'a [u8]>>(items: I) -
     for item in items {
         let len = element_len(item)?;
         total = total
-            .saturating_add(varint32_len(len) as u64)
+            .saturating_add(encoded_len_varint(u64::from(len)) as u64)
             .saturating_add(u64::from(len));
     }
     Ok(total)
@@ -200,26 +180,29 @@ mod tests {
         ];
         for (v, want) in cases {
             let mut out = Vec::new();
-            encode_varint32(&mut out, v);
+            encode_varint(u64::from(v), &mut out);
             assert_eq!(out, want, "encode {v}");
-            assert_eq!(varint32_len(v), want.len(), "len {v}");
+            assert_eq!(encoded_len_varint(u64::from(v)), want.len(), "len {v}");
             assert_eq!(decode_varint32(want), Some((v, want.len())), "decode {v}");
         }
     }
 
     #[test]
-    fn varint32_len_boundaries() {
+    fn varint32_round_trips_at_length_boundaries() {
         for v in [
+            0x7fu32,
+            0x80,
             0x3fff,
             0x4000,
             0x1f_ffff,
             0x20_0000,
             0x0fff_ffff,
             0x1000_0000,
+            u32::MAX,
         ] {
             let mut out = Vec::new();
-            encode_varint32(&mut out, v);
-            assert_eq!(varint32_len(v), out.len(), "{v:#x}");
+            encode_varint(u64::from(v), &mut out);
+            assert_eq!(decode_varint32(&out), Some((v, out.len())), "{v:#x}");
         }
     }
 
@@ -329,7 +312,7 @@ mod tests {
         // Lengths near u32::MAX each; the sum must not wrap into a match.
         let mut content = Vec::new();
         for _ in 0..3 {
-            encode_varint32(&mut content, u32::MAX);
+            encode_varint(u64::from(u32::MAX), &mut content);
         }
         let err = decode_list(&content, 3).unwrap_err();
         assert_eq!(
