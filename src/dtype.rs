@@ -313,17 +313,20 @@ impl DataType {
     /// `"Unexpected type: <DT_NAME>"` otherwise.
     pub(crate) fn check_tensor_dtype(self) -> crate::Result<()> {
         if self == DataType::Invalid {
-            Err(Error::UnsupportedDataType("Type not set".into()))
+            Err(Error::unsupported(self, "Type not set"))
         } else if self.is_valid_tensor_dtype() {
             Ok(())
         } else {
-            Err(Error::UnsupportedDataType(format!(
-                "Unexpected type: {}",
-                match self.proto_name() {
-                    n if n.is_empty() => self.0.to_string(),
-                    n => n,
-                }
-            )))
+            Err(Error::unsupported(
+                self,
+                format!(
+                    "Unexpected type: {}",
+                    match self.proto_name() {
+                        n if n.is_empty() => self.0.to_string(),
+                        n => n,
+                    }
+                ),
+            ))
         }
     }
 }
