@@ -20,7 +20,7 @@ use super::field::{ProtoElement, VARINT_SLACK};
 /// address; TF reads such tensors, so do we).
 pub(super) fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
     match t.as_slice::<T>() {
-        Err(Error::Misaligned(_)) => t.deep_copy().map(Cow::Owned),
+        Err(Error::Misaligned { .. }) => t.deep_copy().map(Cow::Owned),
         Err(e) => Err(e),
         Ok(_) => Ok(Cow::Borrowed(t)),
     }
@@ -28,7 +28,11 @@ pub(super) fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
 
 /// Reserves `n` more bytes of `out`, or fails with `AllocationFailed`.
 fn reserve(out: &mut Vec<u8>, n: u64) -> Result<()> {
-    let n = usize::try_from(n).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let n = usize::try_from(n).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "encoded proto size",
+        })
+    })?;
     out.try_reserve_exact(n)
         .map_err(|_| Error::AllocationFailed { bytes: n })
 }
@@ -51,7 +55,7 @@ fn put_tensor<T: ProtoElement>(
         reserve(out, proto.encoded_len() as u64)?;
         return proto
             .encode(out)
-            .map_err(|e| Error::InvalidProto(e.to_string()));
+            .map_err(|e| Error::invalid_proto(e.to_string()));
     };
     check_proto_size(base.saturating_add(field_len))?;
     reserve(
@@ -61,7 +65,7 @@ fn put_tensor<T: ProtoElement>(
     )?;
     header
         .encode(out)
-        .map_err(|e| Error::InvalidProto(e.to_string()))?;
+        .map_err(|e| Error::invalid_proto(e.to_string()))?;
     let start = out.len();
     let written = T::put_field(values, field_len, out);
     debug_assert!(written && (out.len() - start) as u64 == field_len);
@@ -119,9 +123,9 @@ impl Tensor {
             reserve(out, header.encoded_len() as u64)?;
             return header
                 .encode(out)
-                .map_err(|e| Error::InvalidProto(e.to_string()));
+                .map_err(|e| Error::invalid_proto(e.to_string()));
         }
         let dtype = self.dtype();
-        dispatch_dtype!(dtype, T => put_tensor::<T>(self, &header, out), _ => Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))))
+        dispatch_dtype!(dtype, T => put_tensor::<T>(self, &header, out), _ => Err(Error::unsupported(dtype, format!("AsProtoField of dtype {dtype}"))))
     }
 }

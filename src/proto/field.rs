@@ -79,7 +79,8 @@ pub(crate) trait ProtoElement: Element {
             None => Tensor::from_buffer(Self::DTYPE, shape, content.clone()),
         };
         t.map_err(|e| match e {
-            Error::SizeMismatch(m) | Error::InvalidArgument(m) => Error::InvalidProto(m),
+            e @ Error::SizeMismatch { .. } => Error::invalid_proto(e.to_string()),
+            Error::InvalidArgument(m) => Error::invalid_proto(m),
             other => other,
         })
     }
@@ -107,10 +108,11 @@ fn copy_content_in(
 ) -> Result<Tensor> {
     let expected = crate::tensor::byte_len(dtype, shape.num_elements())?;
     if content.len() != expected {
-        return Err(Error::SizeMismatch(format!(
-            "Input size was {} and expected {expected}",
-            content.len()
-        )));
+        return Err(Error::SizeMismatch {
+            got: content.len() as u64,
+            expected: expected as u64,
+            check: crate::SizeCheck::Bytes,
+        });
     }
     if dtype == DataType::Bool && content.iter().any(|&b| b > 1) {
         return Err(Error::InvalidArgument("bool bytes must be 0 or 1".into()));
@@ -133,7 +135,7 @@ pub(crate) fn sub_bytes(b: &Bytes, r: Range<usize>) -> Result<Bytes> {
     if r.start <= r.end && r.end <= b.len() {
         Ok(b.slice(r))
     } else {
-        Err(Error::InvalidProto(format!(
+        Err(Error::invalid_proto(format!(
             "range {}..{} outside {} bytes",
             r.start,
             r.end,
@@ -568,7 +570,11 @@ impl ProtoElement for Bytes {
 }
 
 fn element_count(shape: &TensorShape) -> Result<usize> {
-    usize::try_from(shape.num_elements()).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })
+    usize::try_from(shape.num_elements()).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "element count",
+        })
+    })
 }
 
 /// List-codes serialized element messages as `tensor_content`.
@@ -593,7 +599,7 @@ fn decode_messages<T: Element, M: Message + Default>(
         let raw = sub_bytes(content, r)?;
         let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
         let msg = M::decode(raw)
-            .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
+            .map_err(|e| Error::proto_decode(format!("element {i} of tensor_content: {e}"), e))?;
         values.push(convert(msg)?);
     }
     Tensor::from_vec(shape, values)

@@ -216,7 +216,7 @@ impl DecodeCtx {
 }
 
 fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidProto(msg.into())
+    Error::invalid_proto(msg)
 }
 
 /// `[2,-1]`, for messages about dims that are not a valid shape.
@@ -526,8 +526,9 @@ impl Tensor {
         bytes: Bytes,
         opts: &FromProtoOptions,
     ) -> Result<Tensor> {
-        let proto = crate::proto_fast::decode_tensor_proto(bytes)
-            .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
+        let proto = crate::proto_fast::decode_tensor_proto(bytes).map_err(|e| {
+            Error::proto_decode(format!("Could not parse bytes as TensorProto: {e}"), e)
+        })?;
         Self::from_proto_in(allocator, &proto, opts)
     }
 
@@ -572,8 +573,9 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn decode_with(bytes: Bytes, opts: &FromProtoOptions) -> Result<Tensor> {
-        let mut proto = crate::proto_fast::decode_tensor_proto(bytes)
-            .map_err(|e| invalid(format!("Could not parse bytes as TensorProto: {e}")))?;
+        let mut proto = crate::proto_fast::decode_tensor_proto(bytes).map_err(|e| {
+            Error::proto_decode(format!("Could not parse bytes as TensorProto: {e}"), e)
+        })?;
         if let Some(t) = adopt_int_val(&mut proto, opts)? {
             return Ok(t);
         }
@@ -618,7 +620,7 @@ impl Tensor {
         let dtype = self.dtype();
         // Each arm only calls: one big frame of 30 inlined bodies would
         // cost ~32 KiB of stack per variant nesting level in debug builds.
-        dispatch_dtype!(dtype, T => write_field_checked::<T>(self, &mut proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))));
+        dispatch_dtype!(dtype, T => write_field_checked::<T>(self, &mut proto)?, _ => return Err(Error::unsupported(dtype, format!("AsProtoField of dtype {dtype}"))));
         Ok(proto)
     }
 
@@ -649,7 +651,7 @@ impl Tensor {
             return Ok(proto);
         }
         let dtype = self.dtype();
-        let content = dispatch_dtype!(dtype, T => content_checked::<T>(self, &proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoTensorContent of dtype {dtype}"))));
+        let content = dispatch_dtype!(dtype, T => content_checked::<T>(self, &proto)?, _ => return Err(Error::unsupported(dtype, format!("AsProtoTensorContent of dtype {dtype}"))));
         proto.tensor_content = content;
         Ok(proto)
     }
