@@ -90,7 +90,7 @@ pub enum Error {
     /// ```
     /// use tftensor::{DataType, Error, SizeCheck, Tensor};
     /// let t = Tensor::new(DataType::Float, [2, 3])?;
-    /// let err = t.shaped::<f32, _>([4, 5]).unwrap_err();
+    /// let err = t.shaped::<f32, tftensor::ndarray::Ix2>(&[4, 5]).unwrap_err();
     /// assert_eq!(err, Error::SizeMismatch { got: 20, expected: 6, check: SizeCheck::Elements });
     /// assert_eq!(err.to_string(), "20 vs. 6");
     /// # Ok::<(), Error>(())
@@ -743,3 +743,156 @@ impl fmt::Display for SizeText<'_> {
 /// assert_eq!(total(&t).unwrap(), 6.0);
 /// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tensor;
+    use bytes::Bytes;
+    use std::error::Error as _;
+
+    #[test]
+    fn byte_size_overflow_is_its_own_variant() {
+        // 2^61 doubles are 2^64 bytes: the size itself overflows usize.
+        let err = Tensor::from_buffer(DataType::Double, [1i64 << 61], Bytes::new()).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Size {
+                what: "tensor byte size"
+            })
+        );
+        assert_eq!(err.to_string(), "tensor byte size overflows");
+        // 2^60 strings of 32 bytes: the element vector's size overflows.
+        let err = Tensor::new(DataType::String, [1i64 << 60]).unwrap_err();
+        assert!(
+            matches!(err, Error::Overflow(OverflowError::Size { .. })),
+            "{err:?}"
+        );
+        for err in [
+            Tensor::from_buffer(DataType::Double, [1i64 << 61], Bytes::new()).unwrap_err(),
+            Tensor::new(DataType::String, [1i64 << 60]).unwrap_err(),
+        ] {
+            assert!(!err.to_string().contains("18446744073709551615"), "{err}");
+        }
+    }
+
+    #[test]
+    fn element_count_overflow_keeps_tf_text() {
+        let err = Tensor::new(DataType::Float, [1i64 << 62, 4]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Multiply {
+                lhs: 1 << 62,
+                rhs: 4
+            })
+        );
+        assert_eq!(
+            err.to_string(),
+            "Encountered overflow when multiplying 4611686018427387904 with 4, result: -1"
+        );
+    }
+
+    #[test]
+    fn size_mismatch_fields() {
+        let t = Tensor::new(DataType::Float, [120]).unwrap();
+        let err = t.shaped::<f32, ndarray::Ix2>(&[12, 12]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 144,
+                expected: 120,
+                check: SizeCheck::Elements
+            }
+        );
+        assert_eq!(err.to_string(), "144 vs. 120");
+        let err =
+            Tensor::from_buffer(DataType::Float, [2], Bytes::from_static(&[0; 7])).unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 7,
+                expected: 8,
+                check: SizeCheck::Bytes
+            }
+        );
+        assert_eq!(err.to_string(), "Input size was 7 and expected 8");
+        let err = t.scalar::<f32>().unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 120,
+                expected: 1,
+                check: SizeCheck::OneElement
+            }
+        );
+        assert_eq!(err.to_string(), "Must have a one element tensor");
+    }
+
+    #[test]
+    fn invalid_proto_keeps_the_decode_error_as_source() {
+        let err = Tensor::decode(Bytes::from_static(&[0xff, 0xff])).unwrap_err();
+        let Error::InvalidProto {
+            message,
+            source: Some(cause),
+        } = &err
+        else {
+            panic!("expected InvalidProto with a source, got {err:?}");
+        };
+        assert_eq!(
+            message,
+            &format!("Could not parse bytes as TensorProto: {cause}")
+        );
+        let source = err.source().expect("a source");
+        assert_eq!(
+            source.downcast_ref::<prost::DecodeError>(),
+            Some(cause),
+            "source() is prost's error"
+        );
+        // A proto that parses but is not a valid tensor has no source.
+        let proto = crate::pb::TensorProto::default();
+        let err = Tensor::from_proto(&proto).unwrap_err();
+        assert_eq!(err, Error::invalid_proto("Type not set"));
+        assert!(err.source().is_none());
+    }
+
+    #[test]
+    fn range_and_shape_payloads() {
+        let t = Tensor::new(DataType::Float, [4]).unwrap();
+        assert_eq!(
+            t.sub_slice(9).unwrap_err(),
+            Error::OutOfRange(RangeError::SubSlice { index: 9, size: 4 })
+        );
+        let s = TensorShape::new(&[2, 3, 4]).unwrap();
+        let mut r = s.clone();
+        let err = r.remove_dim_range(-9, 1).unwrap_err();
+        assert_eq!(
+            err,
+            Error::OutOfRange(RangeError::RangeStart { index: -5, rank: 3 })
+        );
+        assert_eq!(err.to_string(), "Start index must be non-negative, got -5");
+        let err = r.remove_dim_range(0, 7).unwrap_err();
+        assert_eq!(err.to_string(), "End index must be less than 3, got 7");
+        let err = TensorShape::from_usizes(&[usize::MAX]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::InvalidShape(ShapeError::DimTooLarge {
+                dim: usize::MAX as u64
+            })
+        );
+        let mut big = s.clone();
+        let err = big.set_dim(0, i64::MAX).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Shape {
+                dims: vec![i64::MAX, 3, 4]
+            })
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "Shape [{},3,4] results in overflow when computing number of elements",
+                i64::MAX
+            )
+        );
+    }
+}
