@@ -448,16 +448,21 @@ fn shape_errors<T: Sample>() {
 
     let one = |e: Error| {
         e.to_string() == "Must have a one element tensor"
-            && matches!(e, Error::SizeMismatch { expected: 1, check: SizeCheck::OneElement, .. })
+            && matches!(
+                e,
+                Error::SizeMismatch {
+                    expected: 1,
+                    check: SizeCheck::OneElement,
+                    ..
+                }
+            )
     };
     assert!(one(t.scalar::<T>().unwrap_err()));
     assert!(one(t.scalar_mut::<T>().unwrap_err()));
-    assert!(one(
-        Tensor::new(T::DTYPE, [0])
-            .unwrap()
-            .scalar::<T>()
-            .unwrap_err()
-    ));
+    assert!(one(Tensor::new(T::DTYPE, [0])
+        .unwrap()
+        .scalar::<T>()
+        .unwrap_err()));
 
     // The flattening accessors need a fixed N >= 1, and begin + N >= 1.
     assert!(matches!(
@@ -661,7 +666,8 @@ fn pod_views<T: Sample + PodElement>() {
     assert_eq!(b.row(23).to_vec(), bytes[23 * size..].to_vec());
     assert_eq!(
         t.bit_casted_shaped::<u8, Ix1>(&[24 * size as i64 + 1])
-            .unwrap_err().to_string(),
+            .unwrap_err()
+            .to_string(),
         format!("{} vs. {}", 24 * size + 1, 24 * size)
     );
     if size == 1 {
@@ -759,7 +765,8 @@ fn string_bit_casts_compare_element_counts() {
     );
     assert_eq!(
         t.bit_casted_shaped::<tftensor::bytes::Bytes, Ix1>(&[9])
-            .unwrap_err().to_string(),
+            .unwrap_err()
+            .to_string(),
         "9 vs. 10"
     );
     // Raw bytes of a string tensor cannot be had.
@@ -800,11 +807,15 @@ fn reinterpret_last_dimension_sizes() {
         &[2, 4]
     );
     assert_eq!(
-        t.reinterpret_last_dimension::<i64, Ix1>().unwrap_err().to_string(),
+        t.reinterpret_last_dimension::<i64, Ix1>()
+            .unwrap_err()
+            .to_string(),
         "8 vs. 4"
     );
     assert_eq!(
-        t.reinterpret_last_dimension::<i16, Ix1>().unwrap_err().to_string(),
+        t.reinterpret_last_dimension::<i16, Ix1>()
+            .unwrap_err()
+            .to_string(),
         "2 vs. 4"
     );
     // Same rank with another dtype: tensor<T, N>'s dtype check.
