@@ -1105,12 +1105,10 @@ impl PartialTensorShape {
     pub fn dim_size(&self, d: usize) -> Result<i64> {
         match &self.dims {
             None => Ok(-1),
-            Some(v) => v.get(d).copied().ok_or_else(|| {
-                Error::OutOfRange(RangeError::Dim {
-                    index: d,
-                    rank: v.len(),
-                })
-            }),
+            Some(v) => v.get(d).copied().ok_or(Error::OutOfRange(RangeError::Dim {
+                index: d,
+                rank: v.len(),
+            })),
         }
     }
 

@@ -206,12 +206,13 @@ impl<T: Element> TypedTensor<T> {
     ) -> Result<Self> {
         let shape = shape.into_shape()?;
         let n = count(&shape)?;
-        let rest = values.get(data_start_index..).ok_or_else(|| {
-            Error::OutOfRange(RangeError::DataStart {
-                index: data_start_index,
-                len: values.len(),
-            })
-        })?;
+        let rest =
+            values
+                .get(data_start_index..)
+                .ok_or(Error::OutOfRange(RangeError::DataStart {
+                    index: data_start_index,
+                    len: values.len(),
+                }))?;
         let src = rest.get(..n).ok_or_else(|| Error::SizeMismatch {
             got: rest.len() as u64,
             expected: n as u64,
