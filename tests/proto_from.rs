@@ -606,7 +606,10 @@ fn default_depth_limit_is_64() {
     // always in field form, so each level is two nested messages. An error,
     // no panic.
     let wire = Bytes::from(t.as_proto_field().unwrap().encode_to_vec());
-    assert!(matches!(Tensor::decode(wire), Err(Error::InvalidProto { .. })));
+    assert!(matches!(
+        Tensor::decode(wire),
+        Err(Error::InvalidProto { .. })
+    ));
     let content = t.as_proto_tensor_content().unwrap();
     assert!(matches!(
         Tensor::from_proto(&content),
