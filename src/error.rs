@@ -3,34 +3,77 @@
 //! Where TensorFlow CHECK-fails or returns a `Status`, tftensor returns
 //! [`Error`]. Messages reuse TensorFlow's text where it has one (for example
 //! `"144 vs. 120"` for a reshape of the wrong size), so logs can be compared.
+//! The numbers, dtypes and shapes a message is built from are fields, so
+//! callers match on them rather than on text.
 
 use crate::dtype::DataType;
+use crate::shape::{PartialTensorShape, TensorShape};
+use std::fmt;
 
 /// Everything that can go wrong in tftensor.
 ///
 /// Each variant is a distinct kind, so callers can match on what happened
-/// rather than on message text.
+/// rather than on message text; `Display` writes TensorFlow's text.
 ///
 /// ```
-/// use tftensor::{Error, Tensor, DataType};
+/// use tftensor::{DataType, Error, OverflowError, ShapeError, SizeCheck, Tensor};
 /// let err = Tensor::new(DataType::Float, &[-1i64][..]).unwrap_err();
-/// assert!(matches!(err, Error::InvalidShape(_)));
+/// assert!(matches!(err, Error::InvalidShape(ShapeError::NegativeDimInList { dim: -1 })));
+///
+/// let err = Tensor::from_vec([2], vec![1u8]).unwrap_err();
+/// assert!(matches!(
+///     err,
+///     Error::SizeMismatch { got: 1, expected: 2, check: SizeCheck::Elements }
+/// ));
+/// assert_eq!(err.to_string(), "1 vs. 2");
+///
+/// let err = Tensor::new(DataType::Float, [1i64 << 62, 4]).unwrap_err();
+/// assert!(matches!(err, Error::Overflow(OverflowError::Multiply { rhs: 4, .. })));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A shape was invalid: a negative dimension, too many dimensions, or an
-    /// element count that overflows `i64`.
+    /// A shape was invalid: a negative dimension, too many dimensions, a
+    /// partial shape where a full one is needed.
+    ///
+    /// ```
+    /// use tftensor::{Error, ShapeError, TensorShape};
+    /// let err = TensorShape::new(&[2, -3]).unwrap_err();
+    /// assert_eq!(err, Error::InvalidShape(ShapeError::NegativeDimInList { dim: -3 }));
+    /// assert_eq!(err.to_string(), "Expected shape dimensions to be non-negative, got -3");
+    /// ```
     #[error("{0}")]
-    InvalidShape(String),
+    InvalidShape(ShapeError),
 
     /// An argument was invalid in the way TensorFlow's `InvalidArgument`
-    /// status describes, e.g. `BitcastFrom`'s size checks.
+    /// status describes, e.g. `BitcastFrom`'s size checks. The message is
+    /// TensorFlow's sentence.
+    ///
+    /// ```
+    /// use tftensor::{Error, PartialTensorShape};
+    /// let a = PartialTensorShape::new(&[2])?;
+    /// let b = PartialTensorShape::new(&[2, 3])?;
+    /// let err = a.merge_with(&b).unwrap_err();
+    /// assert!(matches!(err, Error::InvalidArgument(_)));
+    /// # Ok::<(), Error>(())
+    /// ```
     #[error("{0}")]
     InvalidArgument(String),
 
     /// The tensor's dtype is not the one the caller asked for (TF's
     /// `"float expected, got int32"`).
+    ///
+    /// ```
+    /// use tftensor::{DataType, Error, Tensor};
+    /// let t = Tensor::new(DataType::Int32, [2])?;
+    /// let err = t.flat::<f32>().unwrap_err();
+    /// assert_eq!(
+    ///     err,
+    ///     Error::DataTypeMismatch { expected: DataType::Float, actual: DataType::Int32 }
+    /// );
+    /// assert_eq!(err.to_string(), "float expected, got int32");
+    /// # Ok::<(), Error>(())
+    /// ```
     #[error("{expected} expected, got {actual}")]
     DataTypeMismatch {
         /// The dtype the accessor needs.
@@ -39,25 +82,110 @@ pub enum Error {
         actual: DataType,
     },
 
-    /// Element or byte counts disagree, in TensorFlow's `"<new> vs. <old>"`
-    /// form (e.g. `"144 vs. 120"`).
-    #[error("{0}")]
-    SizeMismatch(String),
+    /// Element or byte counts disagree. `check` says which counts were
+    /// compared, and so the text: TensorFlow's `"<got> vs. <expected>"`
+    /// for element counts (e.g. `"144 vs. 120"`), `"Input size was <got> and
+    /// expected <expected>"` for byte counts.
+    ///
+    /// ```
+    /// use tftensor::{DataType, Error, SizeCheck, Tensor};
+    /// let t = Tensor::new(DataType::Float, [2, 3])?;
+    /// let err = t.shaped::<f32, tftensor::ndarray::Ix2>(&[4, 5]).unwrap_err();
+    /// assert_eq!(err, Error::SizeMismatch { got: 20, expected: 6, check: SizeCheck::Elements });
+    /// assert_eq!(err.to_string(), "20 vs. 6");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[error("{}", SizeText { got: *got, expected: *expected, check })]
+    SizeMismatch {
+        /// The count the caller's data or request has.
+        got: u64,
+        /// The count the tensor or shape needs.
+        expected: u64,
+        /// What was compared.
+        check: SizeCheck,
+    },
 
     /// The dtype cannot be used here: `DT_INVALID`, a reference type, an
-    /// unknown enum value, or a non-POD dtype where raw bytes are needed.
-    #[error("{0}")]
-    UnsupportedDataType(String),
+    /// unknown enum value, a non-POD dtype where raw bytes are needed, a dtype
+    /// a file format cannot hold.
+    ///
+    /// ```
+    /// use tftensor::{DataType, Error, Tensor};
+    /// let err = Tensor::new(DataType::Invalid, [1]).unwrap_err();
+    /// assert!(matches!(
+    ///     &err,
+    ///     Error::UnsupportedDataType { dtype: Some(DataType::Invalid), .. }
+    /// ));
+    /// assert_eq!(err.to_string(), "Type not set");
+    /// ```
+    #[error("{message}")]
+    UnsupportedDataType {
+        /// The dtype that cannot be used; `None` for a foreign type
+        /// (DLPack) that has no TensorFlow dtype.
+        dtype: Option<DataType>,
+        /// What was attempted and why it fails, naming the dtype.
+        message: String,
+    },
 
     /// The data is not aligned as the accessor needs.
-    #[error("{0}")]
-    Misaligned(String),
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::Misaligned {
+    ///     dtype: tftensor::DataType::UInt8,
+    ///     target: tftensor::DataType::Float,
+    ///     address: 0x1001,
+    ///     align: 4,
+    /// };
+    /// assert_eq!(err.to_string(), "data of uint8 tensor is not aligned for float");
+    /// ```
+    #[error("data of {dtype} tensor is not aligned for {target}")]
+    Misaligned {
+        /// The tensor's dtype.
+        dtype: DataType,
+        /// The dtype the accessor reads the data as.
+        target: DataType,
+        /// The address of the first element.
+        address: usize,
+        /// The alignment `target` needs, in bytes.
+        align: usize,
+    },
 
     /// An index or range was out of bounds.
+    ///
+    /// ```
+    /// use tftensor::{Error, RangeError, TensorShape};
+    /// let s = TensorShape::new(&[2, 3])?;
+    /// let err = s.dim_size(2).unwrap_err();
+    /// assert_eq!(err, Error::OutOfRange(RangeError::Dim { index: 2, rank: 2 }));
+    /// assert_eq!(err.to_string(), "Index must be less than 2, got 2");
+    /// # Ok::<(), Error>(())
+    /// ```
     #[error("{0}")]
-    OutOfRange(String),
+    OutOfRange(RangeError),
+
+    /// An element count or byte size does not fit its integer type
+    /// (`i64` element counts, `usize` byte sizes).
+    ///
+    /// ```
+    /// use tftensor::{Error, OverflowError, TensorShape};
+    /// let err = TensorShape::new(&[1 << 32, 1 << 31, 2]).unwrap_err();
+    /// assert_eq!(err, Error::Overflow(OverflowError::Multiply { lhs: 1 << 32, rhs: 1 << 31 }));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "Encountered overflow when multiplying 4294967296 with 2147483648, result: -1"
+    /// );
+    /// ```
+    #[error("{0}")]
+    Overflow(OverflowError),
 
     /// The allocator could not provide the memory.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::AllocationFailed { bytes: 1 << 40 };
+    /// assert_eq!(err.to_string(), "failed to allocate 1099511627776 bytes");
+    /// ```
     #[error("failed to allocate {bytes} bytes")]
     AllocationFailed {
         /// The number of bytes requested.
@@ -65,6 +193,12 @@ pub enum Error {
     },
 
     /// A configured limit was exceeded (see the crate's `limits` docs).
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::LimitExceeded { what: "proto bytes", limit: 10, requested: 12 };
+    /// assert_eq!(err.to_string(), "proto bytes: 12 exceeds the limit of 10");
+    /// ```
     #[error("{what}: {requested} exceeds the limit of {limit}")]
     LimitExceeded {
         /// What was limited.
@@ -75,10 +209,26 @@ pub enum Error {
         requested: u64,
     },
 
-    /// A serialized `TensorProto` could not be parsed, or its contents do not
-    /// form a valid tensor (TF: "Cannot parse tensor from proto").
-    #[error("{0}")]
-    InvalidProto(String),
+    /// A serialized `TensorProto` (or another proto) could not be parsed, or
+    /// its contents do not form a valid tensor (TF: "Cannot parse tensor from
+    /// proto"). When protobuf decoding failed, `source` is prost's error
+    /// (also [`std::error::Error::source`]); `message` is the full text.
+    ///
+    /// ```
+    /// use std::error::Error as _;
+    /// use tftensor::{Error, Tensor};
+    /// let err = Tensor::decode(tftensor::bytes::Bytes::from_static(&[0xff, 0xff])).unwrap_err();
+    /// assert!(matches!(&err, Error::InvalidProto { source: Some(_), .. }));
+    /// assert!(err.source().is_some());
+    /// ```
+    #[error("{message}")]
+    InvalidProto {
+        /// What is wrong (TensorFlow's text where it has one).
+        message: String,
+        /// The protobuf decoding error, when that is the cause.
+        #[source]
+        source: Option<prost::DecodeError>,
+    },
 
     /// An I/O operation failed. `path` names the file or stream, so the
     /// message says where.
@@ -94,6 +244,12 @@ pub enum Error {
 
     /// Stored data is corrupt: a checksum mismatch, a truncated record or
     /// block (TF's `DATA_LOSS`). The message names the file and what is wrong.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::DataLoss("model.index: checksum mismatch".into());
+    /// assert_eq!(err.to_string(), "model.index: checksum mismatch");
+    /// ```
     #[error("{0}")]
     DataLoss(String),
 
@@ -108,7 +264,13 @@ pub enum Error {
     },
 
     /// A named item does not exist: a checkpoint key, an archive member, a
-    /// file (TF's `NOT_FOUND`).
+    /// file (TF's `NOT_FOUND`). The message names it.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::NotFound("Key w not found in checkpoint".into());
+    /// assert_eq!(err.to_string(), "Key w not found in checkpoint");
+    /// ```
     #[error("{0}")]
     NotFound(String),
 }
@@ -128,6 +290,445 @@ impl Error {
             path: path.to_string(),
             kind: err.kind(),
             message: err.to_string(),
+        }
+    }
+
+    /// An [`Error::InvalidProto`] with no protobuf decoding error as its cause.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::invalid_proto("malformed variant");
+    /// assert!(matches!(&err, Error::InvalidProto { source: None, .. }));
+    /// assert_eq!(err.to_string(), "malformed variant");
+    /// ```
+    pub fn invalid_proto(message: impl Into<String>) -> Self {
+        Error::InvalidProto {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An [`Error::InvalidProto`] caused by a protobuf decoding error;
+    /// `message` is the full text (it usually ends with `source`'s).
+    ///
+    /// ```
+    /// use std::error::Error as _;
+    /// use tftensor::prost::Message;
+    /// let e = tftensor::pb::TensorProto::decode(&[0xff, 0xff][..]).unwrap_err();
+    /// let err = tftensor::Error::proto_decode(format!("bad proto: {e}"), e);
+    /// assert!(err.source().is_some());
+    /// ```
+    pub fn proto_decode(message: impl Into<String>, source: prost::DecodeError) -> Self {
+        Error::InvalidProto {
+            message: message.into(),
+            source: Some(source),
+        }
+    }
+
+    /// An [`Error::UnsupportedDataType`] about `dtype`.
+    ///
+    /// ```
+    /// use tftensor::{DataType, Error};
+    /// let err = Error::unsupported(DataType::Variant, "Dtype variant not supported.");
+    /// assert!(matches!(err, Error::UnsupportedDataType { dtype: Some(DataType::Variant), .. }));
+    /// ```
+    pub fn unsupported(dtype: DataType, message: impl Into<String>) -> Self {
+        Error::UnsupportedDataType {
+            dtype: Some(dtype),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a shape is invalid ([`Error::InvalidShape`]); `Display` writes
+/// TensorFlow's text.
+///
+/// ```
+/// use tftensor::{Error, PartialTensorShape, ShapeError};
+/// let err = PartialTensorShape::new(&[-2]).unwrap_err();
+/// assert_eq!(err, Error::InvalidShape(ShapeError::BelowUnknown { dim: -2 }));
+/// assert_eq!(err.to_string(), "Dimension -2 must be >= -1");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// A negative dim added one at a time: `"Expected a non-negative size,
+    /// got <dim>"`.
+    NegativeDim {
+        /// The dim.
+        dim: i64,
+    },
+    /// A negative dim in a list of small dims (TF's fast path): `"Expected
+    /// shape dimensions to be non-negative, got <dim>"`.
+    NegativeDimInList {
+        /// The dim.
+        dim: i64,
+    },
+    /// More than [`MAX_DIMENSIONS`](crate::MAX_DIMENSIONS) dims: `"Too many
+    /// dimensions in tensor"`.
+    TooManyDims,
+    /// A dim inserted into a shape of the maximum rank: `"Shape has <rank>
+    /// dimensions which is the maximum allowed"`.
+    RankAtMaximum {
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// An unsigned dim above `i64::MAX`: `"Dimension <dim> does not fit in
+    /// int64"`.
+    DimTooLarge {
+        /// The dim.
+        dim: u64,
+    },
+    /// A partial-shape dim below -1: `"Dimension <dim> must be >= -1"`.
+    BelowUnknown {
+        /// The dim.
+        dim: i64,
+    },
+    /// A partial shape where a full one is needed: `"Shape <shape> is not
+    /// fully defined"`.
+    NotFullyDefined {
+        /// The partial shape.
+        shape: PartialTensorShape,
+    },
+    /// Any other reason (an `ndarray` shape error, a file format's rule);
+    /// the text says what.
+    Other(String),
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::NegativeDim { dim } => {
+                write!(f, "Expected a non-negative size, got {dim}")
+            }
+            ShapeError::NegativeDimInList { dim } => {
+                write!(f, "Expected shape dimensions to be non-negative, got {dim}")
+            }
+            ShapeError::TooManyDims => f.write_str("Too many dimensions in tensor"),
+            ShapeError::RankAtMaximum { rank } => {
+                write!(
+                    f,
+                    "Shape has {rank} dimensions which is the maximum allowed"
+                )
+            }
+            ShapeError::DimTooLarge { dim } => write!(f, "Dimension {dim} does not fit in int64"),
+            ShapeError::BelowUnknown { dim } => write!(f, "Dimension {dim} must be >= -1"),
+            ShapeError::NotFullyDefined { shape } => {
+                write!(f, "Shape {shape} is not fully defined")
+            }
+            ShapeError::Other(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<ShapeError> for Error {
+    fn from(e: ShapeError) -> Self {
+        Error::InvalidShape(e)
+    }
+}
+
+/// Which index was out of which bound ([`Error::OutOfRange`]); `Display`
+/// writes TensorFlow's text.
+///
+/// ```
+/// use tftensor::{DataType, Error, RangeError, Tensor};
+/// let t = Tensor::new(DataType::Float, [4])?;
+/// let err = t.slice(1, 5).unwrap_err();
+/// assert_eq!(err, Error::OutOfRange(RangeError::Slice { start: 1, limit: 5, size: 4 }));
+/// assert_eq!(err.to_string(), "Slice(1, 5) out of range for dim 0 of size 4");
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RangeError {
+    /// A dim index at or past the rank: `"Index must be less than <rank>,
+    /// got <index>"`.
+    Dim {
+        /// The index.
+        index: usize,
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// An insertion index past the rank: `"The insertion index must be at
+    /// most <rank> got <index>"`.
+    Insert {
+        /// The index.
+        index: usize,
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// More trailing dims to remove than there are: `"Expected dimension
+    /// index to be at most <rank> got <count>"`.
+    RemoveLast {
+        /// How many dims were to be removed.
+        count: usize,
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// The start of a dim range, after negative-index adjustment:
+    /// `"Start index must be non-negative, got <index>"` or `"Start index must
+    /// be less than <rank>, got <index>"`.
+    RangeStart {
+        /// The adjusted index.
+        index: i64,
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// The end of a dim range, as [`RangeStart`](Self::RangeStart):
+    /// `"End index must be ..."`.
+    RangeEnd {
+        /// The adjusted index.
+        index: i64,
+        /// The shape's rank.
+        rank: usize,
+    },
+    /// Rows `start..limit` of dim 0: `"Slice(<start>, <limit>) out of range
+    /// for dim 0 of size <size>"`.
+    Slice {
+        /// The first row.
+        start: i64,
+        /// One past the last row.
+        limit: i64,
+        /// The size of dim 0.
+        size: i64,
+    },
+    /// Row `index` of dim 0: `"SubSlice(<index>) out of range for dim 0 of
+    /// size <size>"`.
+    SubSlice {
+        /// The row.
+        index: i64,
+        /// The size of dim 0.
+        size: i64,
+    },
+    /// A split point on dim 0: `"split_at(<mid>) out of range for dim 0 of
+    /// size <size>"`.
+    SplitAt {
+        /// The split point.
+        mid: i64,
+        /// The size of dim 0.
+        size: i64,
+    },
+    /// A start index past the end of the data: `"data_start_index <index> is
+    /// past the end of <len> elements"`.
+    DataStart {
+        /// The start index.
+        index: usize,
+        /// The number of elements.
+        len: usize,
+    },
+    /// An element index (one index per dim, or one flat index) outside the
+    /// tensor: `"index [<i>, ...]"`.
+    Element {
+        /// The index.
+        index: Vec<usize>,
+    },
+    /// A flat element index outside the tensor: `"element <flat>"`.
+    Flat {
+        /// The flat index.
+        flat: usize,
+    },
+    /// A typed view that reaches past the tensor's bytes: `"view of <target>
+    /// reaches outside the <dtype> tensor's region"`.
+    View {
+        /// The dtype the view reads.
+        target: DataType,
+        /// The tensor's dtype.
+        dtype: DataType,
+    },
+    /// A region outside the buffer that holds it (an internal invariant the
+    /// caller cannot cause); the text names the region.
+    Region(&'static str),
+}
+
+impl fmt::Display for RangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RangeError::Dim { index, rank } => {
+                write!(f, "Index must be less than {rank}, got {index}")
+            }
+            RangeError::Insert { index, rank } => {
+                write!(f, "The insertion index must be at most {rank} got {index}")
+            }
+            RangeError::RemoveLast { count, rank } => {
+                write!(
+                    f,
+                    "Expected dimension index to be at most {rank} got {count}"
+                )
+            }
+            RangeError::RangeStart { index, rank } | RangeError::RangeEnd { index, rank } => {
+                let end = if matches!(self, RangeError::RangeStart { .. }) {
+                    "Start"
+                } else {
+                    "End"
+                };
+                if *index < 0 {
+                    write!(f, "{end} index must be non-negative, got {index}")
+                } else {
+                    write!(f, "{end} index must be less than {rank}, got {index}")
+                }
+            }
+            RangeError::Slice { start, limit, size } => {
+                write!(
+                    f,
+                    "Slice({start}, {limit}) out of range for dim 0 of size {size}"
+                )
+            }
+            RangeError::SubSlice { index, size } => {
+                write!(f, "SubSlice({index}) out of range for dim 0 of size {size}")
+            }
+            RangeError::SplitAt { mid, size } => {
+                write!(f, "split_at({mid}) out of range for dim 0 of size {size}")
+            }
+            RangeError::DataStart { index, len } => {
+                write!(
+                    f,
+                    "data_start_index {index} is past the end of {len} elements"
+                )
+            }
+            RangeError::Element { index } => write!(f, "index {index:?}"),
+            RangeError::Flat { flat } => write!(f, "element {flat}"),
+            RangeError::View { target, dtype } => {
+                write!(
+                    f,
+                    "view of {target} reaches outside the {dtype} tensor's region"
+                )
+            }
+            RangeError::Region(what) => f.write_str(what),
+        }
+    }
+}
+
+impl From<RangeError> for Error {
+    fn from(e: RangeError) -> Self {
+        Error::OutOfRange(e)
+    }
+}
+
+/// What overflowed ([`Error::Overflow`]); `Display` writes TensorFlow's text
+/// for shapes.
+///
+/// ```
+/// use tftensor::{Error, OverflowError, TensorShape};
+/// let big = 1i64 << 62;
+/// let err = TensorShape::new(&[0, big, big]).unwrap_err();
+/// assert_eq!(err, Error::Overflow(OverflowError::NonzeroDims));
+/// assert_eq!(err.to_string(), "Encountered overflow when multiplying shape dimensions");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OverflowError {
+    /// The running element count times the next dim: `"Encountered overflow
+    /// when multiplying <lhs> with <rhs>, result: -1"`.
+    Multiply {
+        /// The element count so far.
+        lhs: i64,
+        /// The next dim.
+        rhs: i64,
+    },
+    /// The product of the non-zero dims (hidden by a zero dim):
+    /// `"Encountered overflow when multiplying shape dimensions"`.
+    NonzeroDims,
+    /// A changed dim makes the element count overflow: `"Shape <dims>
+    /// results in overflow when computing number of elements"`.
+    Shape {
+        /// The dims the shape would have.
+        dims: Vec<i64>,
+    },
+    /// A count or byte size that does not fit `usize` (or `i64`): `"<what>
+    /// overflows"`.
+    Size {
+        /// What was computed, e.g. `"tensor byte size"`.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for OverflowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OverflowError::Multiply { lhs, rhs } => write!(
+                f,
+                "Encountered overflow when multiplying {lhs} with {rhs}, result: -1"
+            ),
+            OverflowError::NonzeroDims => {
+                f.write_str("Encountered overflow when multiplying shape dimensions")
+            }
+            OverflowError::Shape { dims } => {
+                f.write_str("Shape [")?;
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                f.write_str("] results in overflow when computing number of elements")
+            }
+            OverflowError::Size { what } => write!(f, "{what} overflows"),
+        }
+    }
+}
+
+impl From<OverflowError> for Error {
+    fn from(e: OverflowError) -> Self {
+        Error::Overflow(e)
+    }
+}
+
+/// Which counts an [`Error::SizeMismatch`] compared, and so its text.
+///
+/// ```
+/// use tftensor::{Error, SizeCheck};
+/// let err = Error::SizeMismatch { got: 7, expected: 8, check: SizeCheck::Bytes };
+/// assert_eq!(err.to_string(), "Input size was 7 and expected 8");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SizeCheck {
+    /// Element counts: `"<got> vs. <expected>"`.
+    Elements,
+    /// Byte counts: `"Input size was <got> and expected <expected>"`.
+    Bytes,
+    /// A scalar accessor on a tensor of `got` elements (`expected` is 1):
+    /// `"Must have a one element tensor"`.
+    OneElement,
+    /// Elements from a start index: `"<got> elements from index <index> vs.
+    /// <expected> in shape <shape>"`.
+    FromIndex {
+        /// The start index.
+        index: usize,
+        /// The shape to fill.
+        shape: TensorShape,
+    },
+    /// A reshape in place needs `got` elements, the buffer holds `expected`:
+    /// `"reshape to <shape> needs <got> elements but the buffer holds
+    /// <expected>"`.
+    Capacity {
+        /// The new shape.
+        shape: TensorShape,
+    },
+}
+
+/// Formats an [`Error::SizeMismatch`].
+struct SizeText<'a> {
+    got: u64,
+    expected: u64,
+    check: &'a SizeCheck,
+}
+
+impl fmt::Display for SizeText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (got, expected) = (self.got, self.expected);
+        match self.check {
+            SizeCheck::Elements => write!(f, "{got} vs. {expected}"),
+            SizeCheck::Bytes => write!(f, "Input size was {got} and expected {expected}"),
+            SizeCheck::OneElement => f.write_str("Must have a one element tensor"),
+            SizeCheck::FromIndex { index, shape } => write!(
+                f,
+                "{got} elements from index {index} vs. {expected} in shape {shape}"
+            ),
+            SizeCheck::Capacity { shape } => write!(
+                f,
+                "reshape to {shape} needs {got} elements but the buffer holds {expected}"
+            ),
         }
     }
 }
@@ -158,3 +759,156 @@ impl From<crate::dtype::ParseDataTypeError> for Error {
 /// assert_eq!(total(&t).unwrap(), 6.0);
 /// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tensor;
+    use bytes::Bytes;
+    use std::error::Error as _;
+
+    #[test]
+    fn byte_size_overflow_is_its_own_variant() {
+        // 2^61 doubles are 2^64 bytes: the size itself overflows usize.
+        let err = Tensor::from_buffer(DataType::Double, [1i64 << 61], Bytes::new()).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Size {
+                what: "tensor byte size"
+            })
+        );
+        assert_eq!(err.to_string(), "tensor byte size overflows");
+        // 2^60 strings of 32 bytes: the element vector's size overflows.
+        let err = Tensor::new(DataType::String, [1i64 << 60]).unwrap_err();
+        assert!(
+            matches!(err, Error::Overflow(OverflowError::Size { .. })),
+            "{err:?}"
+        );
+        for err in [
+            Tensor::from_buffer(DataType::Double, [1i64 << 61], Bytes::new()).unwrap_err(),
+            Tensor::new(DataType::String, [1i64 << 60]).unwrap_err(),
+        ] {
+            assert!(!err.to_string().contains("18446744073709551615"), "{err}");
+        }
+    }
+
+    #[test]
+    fn element_count_overflow_keeps_tf_text() {
+        let err = Tensor::new(DataType::Float, [1i64 << 62, 4]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Multiply {
+                lhs: 1 << 62,
+                rhs: 4
+            })
+        );
+        assert_eq!(
+            err.to_string(),
+            "Encountered overflow when multiplying 4611686018427387904 with 4, result: -1"
+        );
+    }
+
+    #[test]
+    fn size_mismatch_fields() {
+        let t = Tensor::new(DataType::Float, [120]).unwrap();
+        let err = t.shaped::<f32, ndarray::Ix2>(&[12, 12]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 144,
+                expected: 120,
+                check: SizeCheck::Elements
+            }
+        );
+        assert_eq!(err.to_string(), "144 vs. 120");
+        let err =
+            Tensor::from_buffer(DataType::Float, [2], Bytes::from_static(&[0; 7])).unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 7,
+                expected: 8,
+                check: SizeCheck::Bytes
+            }
+        );
+        assert_eq!(err.to_string(), "Input size was 7 and expected 8");
+        let err = t.scalar::<f32>().unwrap_err();
+        assert_eq!(
+            err,
+            Error::SizeMismatch {
+                got: 120,
+                expected: 1,
+                check: SizeCheck::OneElement
+            }
+        );
+        assert_eq!(err.to_string(), "Must have a one element tensor");
+    }
+
+    #[test]
+    fn invalid_proto_keeps_the_decode_error_as_source() {
+        let err = Tensor::decode(Bytes::from_static(&[0xff, 0xff])).unwrap_err();
+        let Error::InvalidProto {
+            message,
+            source: Some(cause),
+        } = &err
+        else {
+            panic!("expected InvalidProto with a source, got {err:?}");
+        };
+        assert_eq!(
+            message,
+            &format!("Could not parse bytes as TensorProto: {cause}")
+        );
+        let source = err.source().expect("a source");
+        assert_eq!(
+            source.downcast_ref::<prost::DecodeError>(),
+            Some(cause),
+            "source() is prost's error"
+        );
+        // A proto that parses but is not a valid tensor has no source.
+        let proto = crate::pb::TensorProto::default();
+        let err = Tensor::from_proto(&proto).unwrap_err();
+        assert_eq!(err, Error::invalid_proto("Type not set"));
+        assert!(err.source().is_none());
+    }
+
+    #[test]
+    fn range_and_shape_payloads() {
+        let t = Tensor::new(DataType::Float, [4]).unwrap();
+        assert_eq!(
+            t.sub_slice(9).unwrap_err(),
+            Error::OutOfRange(RangeError::SubSlice { index: 9, size: 4 })
+        );
+        let s = TensorShape::new(&[2, 3, 4]).unwrap();
+        let mut r = s.clone();
+        let err = r.remove_dim_range(-9, 1).unwrap_err();
+        assert_eq!(
+            err,
+            Error::OutOfRange(RangeError::RangeStart { index: -5, rank: 3 })
+        );
+        assert_eq!(err.to_string(), "Start index must be non-negative, got -5");
+        let err = r.remove_dim_range(0, 7).unwrap_err();
+        assert_eq!(err.to_string(), "End index must be less than 3, got 7");
+        let err = TensorShape::from_usizes(&[usize::MAX]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::InvalidShape(ShapeError::DimTooLarge {
+                dim: usize::MAX as u64
+            })
+        );
+        let mut big = s.clone();
+        let err = big.set_dim(0, i64::MAX).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Overflow(OverflowError::Shape {
+                dims: vec![i64::MAX, 3, 4]
+            })
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "Shape [{},3,4] results in overflow when computing number of elements",
+                i64::MAX
+            )
+        );
+    }
+}

@@ -298,10 +298,13 @@ pub fn save<'a, P: AsRef<Path>>(
             )));
         }
         let dtype = from_tf(t.dtype()).ok_or_else(|| {
-            Error::UnsupportedDataType(format!(
+            Error::unsupported(
+                t.dtype(),
+                format!(
                 "safetensors: {what}: tensor {name:?} has dtype {}, which safetensors cannot hold",
                 t.dtype()
-            ))
+            ),
+            )
         })?;
         let shape = t
             .shape()
@@ -309,7 +312,11 @@ pub fn save<'a, P: AsRef<Path>>(
             .iter()
             .map(|&d| usize::try_from(d))
             .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(|_| Error::InvalidShape(format!("tensor {name:?}: dims do not fit usize")))?;
+            .map_err(|_| {
+                Error::InvalidShape(crate::ShapeError::Other(format!(
+                    "tensor {name:?}: dims do not fit usize"
+                )))
+            })?;
         views.push((
             name,
             StView {

@@ -31,7 +31,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, OverflowError, RangeError, Result, ShapeError};
 
 /// The largest rank a shape may have (TensorFlow's `MaxDimensions()`).
 ///
@@ -54,10 +54,6 @@ const INLINE16_CAP: usize = 6;
 /// TensorFlow's `kMaxSmall` in `InitDims`: below this, a list of dims takes
 /// the fast path, which reports negative dims with its own message.
 const K_MAX_SMALL: i64 = 0xD744;
-
-fn shape_err(msg: String) -> Error {
-    Error::InvalidShape(msg)
-}
 
 /// TensorFlow's `AddDimWithStatus`, plus the zero-skipping overflow check of
 /// `BuildTensorShapeBase(proto)`. Tracks what is needed to add one more dim.
@@ -89,25 +85,23 @@ impl DimAccumulator {
 
     fn add(&mut self, size: i64) -> Result<()> {
         if size < 0 {
-            return Err(shape_err(format!(
-                "Expected a non-negative size, got {size}"
-            )));
+            return Err(ShapeError::NegativeDim { dim: size }.into());
         }
         if self.rank >= MAX_DIMENSIONS {
-            return Err(shape_err("Too many dimensions in tensor".to_string()));
+            return Err(ShapeError::TooManyDims.into());
         }
-        let num_elements = self.num_elements.checked_mul(size).ok_or_else(|| {
+        let num_elements = self.num_elements.checked_mul(size).ok_or({
             // TF's MultiplyWithoutOverflow reports overflow as -1.
-            shape_err(format!(
-                "Encountered overflow when multiplying {} with {size}, result: -1",
-                self.num_elements
-            ))
+            Error::Overflow(OverflowError::Multiply {
+                lhs: self.num_elements,
+                rhs: size,
+            })
         })?;
         let mut nonzero_product = self.nonzero_product;
         if size > 0 {
-            nonzero_product = nonzero_product.checked_mul(size).ok_or_else(|| {
-                shape_err("Encountered overflow when multiplying shape dimensions".to_string())
-            })?;
+            nonzero_product = nonzero_product
+                .checked_mul(size)
+                .ok_or(Error::Overflow(OverflowError::NonzeroDims))?;
         }
         self.rank += 1;
         self.num_elements = num_elements;
@@ -123,9 +117,7 @@ fn validate_dims(dims: &[i64]) -> Result<()> {
     // when no dim is "large"; otherwise each dim goes through AddDimWithStatus.
     if !dims.iter().any(|&s| s > K_MAX_SMALL) {
         if let Some(&s) = dims.iter().find(|&&s| s < 0) {
-            return Err(shape_err(format!(
-                "Expected shape dimensions to be non-negative, got {s}"
-            )));
+            return Err(ShapeError::NegativeDimInList { dim: s }.into());
         }
     }
     let mut acc = DimAccumulator::new();
@@ -259,8 +251,9 @@ impl TensorShape {
     }
 
     /// Builds a shape from its dimensions (TensorFlow's
-    /// `BuildTensorShape(list)`), returning [`Error::InvalidShape`] on bad
-    /// input with TensorFlow's text:
+    /// `BuildTensorShape(list)`), returning [`Error::InvalidShape`] (or
+    /// [`Error::Overflow`] for the element count) on bad input with
+    /// TensorFlow's text:
     /// - a negative dim: `"Expected shape dimensions to be non-negative, got
     ///   -1"` (when no dim exceeds 55108, TF's fast path), otherwise
     ///   `"Expected a non-negative size, got -1"`;
@@ -272,12 +265,11 @@ impl TensorShape {
     ///   this check only on the proto path; see [`TensorShape::is_valid_dims`]).
     ///
     /// ```
-    /// use tftensor::{Error, TensorShape};
+    /// use tftensor::{Error, ShapeError, TensorShape};
     /// assert_eq!(TensorShape::new(&[2, 3])?.num_elements(), 6);
-    /// assert_eq!(
-    ///     TensorShape::new(&[2, -1]).unwrap_err(),
-    ///     Error::InvalidShape("Expected shape dimensions to be non-negative, got -1".into())
-    /// );
+    /// let err = TensorShape::new(&[2, -1]).unwrap_err();
+    /// assert_eq!(err, Error::InvalidShape(ShapeError::NegativeDimInList { dim: -1 }));
+    /// assert_eq!(err.to_string(), "Expected shape dimensions to be non-negative, got -1");
     /// let big = 1i64 << 62;
     /// assert_eq!(
     ///     TensorShape::new(&[0, big, big]).unwrap_err().to_string(),
@@ -306,8 +298,7 @@ impl TensorShape {
         let dims = dims
             .iter()
             .map(|&d| {
-                i64::try_from(d)
-                    .map_err(|_| shape_err(format!("Dimension {d} does not fit in int64")))
+                i64::try_from(d).map_err(|_| ShapeError::DimTooLarge { dim: d as u64 }.into())
             })
             .collect::<Result<Vec<i64>>>()?;
         Self::new(&dims)
@@ -425,7 +416,10 @@ impl TensorShape {
     }
 
     fn index_error(&self, d: usize) -> Error {
-        Error::OutOfRange(format!("Index must be less than {}, got {d}", self.dims()))
+        Error::OutOfRange(RangeError::Dim {
+            index: d,
+            rank: self.dims(),
+        })
     }
 
     /// The dimension sizes as a `Vec`.
@@ -599,9 +593,10 @@ impl TensorShape {
 
     /// Appends a dimension (TF's `AddDimWithStatus`). Errors
     /// ([`Error::InvalidShape`]): `"Expected a non-negative size, got <s>"`,
-    /// `"Too many dimensions in tensor"`, `"Encountered overflow when
-    /// multiplying <n> with <s>, result: -1"`, or (overflow hidden by a zero
-    /// dim) `"Encountered overflow when multiplying shape dimensions"`. On
+    /// `"Too many dimensions in tensor"`; ([`Error::Overflow`]) `"Encountered
+    /// overflow when multiplying <n> with <s>, result: -1"`, or (overflow
+    /// hidden by a zero dim) `"Encountered overflow when multiplying shape
+    /// dimensions"`. On
     /// error the shape is unchanged.
     ///
     /// ```
@@ -651,20 +646,14 @@ impl TensorShape {
     /// ```
     pub fn insert_dim(&mut self, d: usize, size: i64) -> Result<()> {
         if size < 0 {
-            return Err(shape_err(format!(
-                "Expected a non-negative size, got {size}"
-            )));
+            return Err(ShapeError::NegativeDim { dim: size }.into());
         }
         let rank = self.dims();
         if d > rank {
-            return Err(Error::OutOfRange(format!(
-                "The insertion index must be at most {rank} got {d}"
-            )));
+            return Err(RangeError::Insert { index: d, rank }.into());
         }
         if rank >= MAX_DIMENSIONS {
-            return Err(shape_err(format!(
-                "Shape has {rank} dimensions which is the maximum allowed"
-            )));
+            return Err(ShapeError::RankAtMaximum { rank }.into());
         }
         let mut v = self.dim_sizes();
         v.insert(d, size);
@@ -678,7 +667,7 @@ impl TensorShape {
     /// `"Expected a non-negative size, got <s>"` ([`Error::InvalidShape`]),
     /// and, if the element count would overflow (including overflow hidden
     /// by a zero dim), `"Shape <new shape> results in overflow when computing
-    /// number of elements"` ([`Error::InvalidShape`]). On error the shape is
+    /// number of elements"` ([`Error::Overflow`]). On error the shape is
     /// unchanged.
     ///
     /// ```
@@ -695,9 +684,7 @@ impl TensorShape {
             return Err(self.index_error(d));
         }
         if size < 0 {
-            return Err(shape_err(format!(
-                "Expected a non-negative size, got {size}"
-            )));
+            return Err(ShapeError::NegativeDim { dim: size }.into());
         }
         // Fast path (slicing): shrinking an inline dim cannot overflow the
         // non-zero product, and needs no scratch allocation.
@@ -714,10 +701,7 @@ impl TensorShape {
             *slot = size;
         }
         if validate_by_adding(&v).is_err() {
-            return Err(shape_err(format!(
-                "Shape {} results in overflow when computing number of elements",
-                join_dims(v.iter().copied(), false)
-            )));
+            return Err(OverflowError::Shape { dims: v }.into());
         }
         *self = Self::from_valid(&v);
         Ok(())
@@ -760,9 +744,7 @@ impl TensorShape {
     pub fn remove_last_dims(&mut self, n: usize) -> Result<()> {
         let rank = self.dims();
         if n > rank {
-            return Err(Error::OutOfRange(format!(
-                "Expected dimension index to be at most {rank} got {n}"
-            )));
+            return Err(RangeError::RemoveLast { count: n, rank }.into());
         }
         let keep = rank - n;
         self.remove_dim_range(index_to_i64(keep), index_to_i64(rank))
@@ -800,25 +782,11 @@ impl TensorShape {
             }
         };
         let (begin, end) = (adjust(begin), adjust(end));
-        if begin < 0 {
-            return Err(Error::OutOfRange(format!(
-                "Start index must be non-negative, got {begin}"
-            )));
+        if begin < 0 || begin > rank_i {
+            return Err(RangeError::RangeStart { index: begin, rank }.into());
         }
-        if begin > rank_i {
-            return Err(Error::OutOfRange(format!(
-                "Start index must be less than {rank}, got {begin}"
-            )));
-        }
-        if end < 0 {
-            return Err(Error::OutOfRange(format!(
-                "End index must be non-negative, got {end}"
-            )));
-        }
-        if end > rank_i {
-            return Err(Error::OutOfRange(format!(
-                "End index must be less than {rank}, got {end}"
-            )));
+        if end < 0 || end > rank_i {
+            return Err(RangeError::RangeEnd { index: end, rank }.into());
         }
         if begin >= end {
             return Ok(());
@@ -1096,10 +1064,10 @@ impl PartialTensorShape {
     /// ```
     pub fn new(dims: &[i64]) -> Result<Self> {
         if dims.len() > MAX_DIMENSIONS {
-            return Err(shape_err("Too many dimensions in tensor".to_string()));
+            return Err(ShapeError::TooManyDims.into());
         }
         if let Some(&d) = dims.iter().find(|&&d| d < -1) {
-            return Err(shape_err(format!("Dimension {d} must be >= -1")));
+            return Err(ShapeError::BelowUnknown { dim: d }.into());
         }
         let mut acc = DimAccumulator::new();
         for &d in dims {
@@ -1153,9 +1121,10 @@ impl PartialTensorShape {
     pub fn dim_size(&self, d: usize) -> Result<i64> {
         match &self.dims {
             None => Ok(-1),
-            Some(v) => v.get(d).copied().ok_or_else(|| {
-                Error::OutOfRange(format!("Index must be less than {}, got {d}", v.len()))
-            }),
+            Some(v) => v.get(d).copied().ok_or(Error::OutOfRange(RangeError::Dim {
+                index: d,
+                rank: v.len(),
+            })),
         }
     }
 
@@ -1243,7 +1212,7 @@ impl PartialTensorShape {
     /// `"PartialTensorShape: Incompatible ranks during merge: 2 vs. 3"`,
     /// `"PartialTensorShape: Incompatible shapes during merge: [2,3] vs.
     /// [2,4]"`. If the merged dims overflow, the [`TensorShape::new`]
-    /// overflow error ([`Error::InvalidShape`]).
+    /// overflow error ([`Error::Overflow`]).
     ///
     /// ```
     /// use tftensor::PartialTensorShape;
@@ -1341,7 +1310,10 @@ impl PartialTensorShape {
     pub fn to_tensor_shape(&self) -> Result<TensorShape> {
         match &self.dims {
             Some(v) if self.is_fully_defined() => TensorShape::new(v),
-            _ => Err(shape_err(format!("Shape {self} is not fully defined"))),
+            _ => Err(ShapeError::NotFullyDefined {
+                shape: self.clone(),
+            }
+            .into()),
         }
     }
 
@@ -1422,14 +1394,15 @@ mod tests {
 
     fn shape_msg(r: Result<impl fmt::Debug>) -> String {
         match r {
-            Err(Error::InvalidShape(m)) => m,
-            other => panic!("expected InvalidShape, got {other:?}"),
+            Err(Error::InvalidShape(m)) => m.to_string(),
+            Err(Error::Overflow(m)) => m.to_string(),
+            other => panic!("expected InvalidShape or Overflow, got {other:?}"),
         }
     }
 
     fn range_msg(r: Result<impl fmt::Debug>) -> String {
         match r {
-            Err(Error::OutOfRange(m)) => m,
+            Err(Error::OutOfRange(m)) => m.to_string(),
             other => panic!("expected OutOfRange, got {other:?}"),
         }
     }

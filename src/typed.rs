@@ -27,7 +27,7 @@ use ndarray::{
 
 use crate::dtype::DataType;
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{Error, OverflowError, RangeError, Result, SizeCheck};
 use crate::shape::TensorShape;
 use crate::tensor::{IntoShape, Tensor};
 
@@ -86,7 +86,11 @@ fn invariant_broken(err: &Error) -> ! {
 
 /// `n` as `usize`, for element counts of valid shapes (which are >= 0).
 fn count(shape: &TensorShape) -> Result<usize> {
-    usize::try_from(shape.num_elements()).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })
+    usize::try_from(shape.num_elements()).map_err(|_| {
+        Error::Overflow(OverflowError::Size {
+            what: "element count",
+        })
+    })
 }
 
 /// Panics for an index that `flat_index` rejected. This, `flat_panic` and
@@ -230,17 +234,20 @@ impl<T: Element> TypedTensor<T> {
     ) -> Result<Self> {
         let shape = shape.into_shape()?;
         let n = count(&shape)?;
-        let rest = values.get(data_start_index..).ok_or_else(|| {
-            Error::OutOfRange(format!(
-                "data_start_index {data_start_index} is past the end of {} elements",
-                values.len()
-            ))
-        })?;
-        let src = rest.get(..n).ok_or_else(|| {
-            Error::SizeMismatch(format!(
-                "{} elements from index {data_start_index} vs. {n} in shape {shape}",
-                rest.len()
-            ))
+        let rest =
+            values
+                .get(data_start_index..)
+                .ok_or(Error::OutOfRange(RangeError::DataStart {
+                    index: data_start_index,
+                    len: values.len(),
+                }))?;
+        let src = rest.get(..n).ok_or_else(|| Error::SizeMismatch {
+            got: rest.len() as u64,
+            expected: n as u64,
+            check: SizeCheck::FromIndex {
+                index: data_start_index,
+                shape: shape.clone(),
+            },
         })?;
         Self::wrap(Tensor::from_slice(shape, src)?)
     }
@@ -334,10 +341,9 @@ impl<T: Element> TypedTensor<T> {
         // The elements exist in memory (the invariant), so they fit.
         match usize::try_from(self.tensor.num_elements()) {
             Ok(n) => n,
-            Err(_) => invariant_broken(&Error::InvalidShape(format!(
-                "{} elements do not fit in usize",
-                self.tensor.num_elements()
-            ))),
+            Err(_) => invariant_broken(&Error::Overflow(OverflowError::Size {
+                what: "element count",
+            })),
         }
     }
 
@@ -495,11 +501,11 @@ impl<T: Element> TypedTensor<T> {
     /// ```
     pub fn upload(&mut self, data: &[T]) -> Result<()> {
         if data.len() != self.len() {
-            return Err(Error::SizeMismatch(format!(
-                "{} vs. {}",
-                data.len(),
-                self.len()
-            )));
+            return Err(Error::SizeMismatch {
+                got: data.len() as u64,
+                expected: self.len() as u64,
+                check: SizeCheck::Elements,
+            });
         }
         if self.tensor.is_shared() {
             // Copy-on-write would copy elements we are about to overwrite.
@@ -535,9 +541,11 @@ impl<T: Element> TypedTensor<T> {
         let n = count(&shape)?;
         let capacity = self.capacity();
         if n > capacity {
-            return Err(Error::SizeMismatch(format!(
-                "reshape to {shape} needs {n} elements but the buffer holds {capacity}"
-            )));
+            return Err(Error::SizeMismatch {
+                got: n as u64,
+                expected: capacity as u64,
+                check: SizeCheck::Capacity { shape },
+            });
         }
         let old = self.tensor.shape().clone();
         self.tensor.set_shape_unchecked(shape);
@@ -822,7 +830,9 @@ impl<T: Element, const N: usize> IndexMut<[usize; N]> for TypedTensor<T> {
         };
         match self.element_mut(flat) {
             Ok(Some(v)) => v,
-            Ok(None) => write_panic(&Error::OutOfRange(format!("index {index:?}"))),
+            Ok(None) => write_panic(&Error::OutOfRange(RangeError::Element {
+                index: index.to_vec(),
+            })),
             Err(e) => write_panic(&e),
         }
     }
@@ -876,7 +886,7 @@ impl<T: Element> IndexMut<usize> for TypedTensor<T> {
         }
         match self.element_mut(i) {
             Ok(Some(v)) => v,
-            Ok(None) => write_panic(&Error::OutOfRange(format!("index {i}"))),
+            Ok(None) => write_panic(&Error::OutOfRange(RangeError::Element { index: vec![i] })),
             Err(e) => write_panic(&e),
         }
     }

@@ -349,7 +349,7 @@ fn file_round_trip_and_atomicity() {
         if dt == DataType::Resource {
             assert!(matches!(
                 w.add("res", &Tensor::new(dt, [1]).unwrap()),
-                Err(Error::UnsupportedDataType(_))
+                Err(Error::UnsupportedDataType { .. })
             ));
             continue;
         }

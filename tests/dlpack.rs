@@ -155,7 +155,7 @@ fn unsupported_dtypes_are_named() {
         (Tensor::new(DataType::Variant, [1]).unwrap(), "variant"),
     ] {
         let err = dlpack::export(t).unwrap_err();
-        assert!(matches!(err, Error::UnsupportedDataType(_)), "{err}");
+        assert!(matches!(err, Error::UnsupportedDataType { .. }), "{err}");
         assert_eq!(err.to_string(), format!("DLPack has no type for {name}"));
     }
 }

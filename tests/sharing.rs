@@ -84,10 +84,8 @@ fn slice_errors<T: Sample>() {
         (i64::MIN, i64::MAX),
     ] {
         assert_eq!(
-            base.slice(start, limit).unwrap_err(),
-            Error::OutOfRange(format!(
-                "Slice({start}, {limit}) out of range for dim 0 of size {ROWS}"
-            ))
+            base.slice(start, limit).unwrap_err().to_string(),
+            format!("Slice({start}, {limit}) out of range for dim 0 of size {ROWS}")
         );
     }
     let scalar = Tensor::from_slice(tftensor::TensorShape::scalar(), &[T::sample(0)]).unwrap();
@@ -125,10 +123,8 @@ fn sub_slice_at_every_index<T: Sample>() {
         ));
     }
     assert_eq!(
-        base.sub_slice(ROWS).unwrap_err(),
-        Error::OutOfRange(format!(
-            "SubSlice({ROWS}) out of range for dim 0 of size {ROWS}"
-        ))
+        base.sub_slice(ROWS).unwrap_err().to_string(),
+        format!("SubSlice({ROWS}) out of range for dim 0 of size {ROWS}")
     );
     assert!(matches!(base.sub_slice(-1), Err(Error::OutOfRange(_))));
 

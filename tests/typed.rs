@@ -89,7 +89,7 @@ fn from_fn_writes_each_element_once_without_a_copy() {
     assert_eq!(b.as_slice(), &[false, true, false, true]);
     assert!(matches!(
         TypedTensor::from_fn([1i64 << 61], |_| 0u64),
-        Err(Error::AllocationFailed { .. })
+        Err(Error::Overflow(_))
     ));
     let mut calls = 0;
     let e = TypedTensor::from_fn([0], |_| {
@@ -119,12 +119,16 @@ fn from_slice_reads_from_the_start_index() {
     );
     assert_eq!(TypedTensor::from_slice_at([0], &data, 10).unwrap().len(), 0);
     assert_eq!(
-        TypedTensor::from_slice_at([2, 3], &data, 5).unwrap_err(),
-        Error::SizeMismatch("5 elements from index 5 vs. 6 in shape [2,3]".into())
+        TypedTensor::from_slice_at([2, 3], &data, 5)
+            .unwrap_err()
+            .to_string(),
+        "5 elements from index 5 vs. 6 in shape [2,3]"
     );
     assert_eq!(
-        TypedTensor::from_slice_at([1], &data, 11).unwrap_err(),
-        Error::OutOfRange("data_start_index 11 is past the end of 10 elements".into())
+        TypedTensor::from_slice_at([1], &data, 11)
+            .unwrap_err()
+            .to_string(),
+        "data_start_index 11 is past the end of 10 elements"
     );
     assert!(matches!(
         TypedTensor::from_slice_at([-1], &data, 0),
@@ -144,8 +148,10 @@ fn from_vec_adopts_the_vec() {
     assert_eq!(ptr(&t), p);
     assert_eq!(t[[N / 4 - 1, 3]], 1.5);
     assert_eq!(
-        TypedTensor::from_vec([3], vec![1u8]).unwrap_err(),
-        Error::SizeMismatch("1 vs. 3".into())
+        TypedTensor::from_vec([3], vec![1u8])
+            .unwrap_err()
+            .to_string(),
+        "1 vs. 3"
     );
     let s = TypedTensor::from_vec([1], vec![Bytes::from_static(b"\xff")]).unwrap();
     assert_eq!(s[[0]], Bytes::from_static(b"\xff"));
@@ -341,21 +347,12 @@ fn upload_checks_the_length() {
     t.upload(&[1, 2, 3, 4]).unwrap();
     assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
     assert_eq!(ptr(&t), p, "unique: written in place");
-    assert_eq!(
-        t.upload(&[1, 2, 3]).unwrap_err(),
-        Error::SizeMismatch("3 vs. 4".into())
-    );
-    assert_eq!(
-        t.upload(&[0; 5]).unwrap_err(),
-        Error::SizeMismatch("5 vs. 4".into())
-    );
+    assert_eq!(t.upload(&[1, 2, 3]).unwrap_err().to_string(), "3 vs. 4");
+    assert_eq!(t.upload(&[0; 5]).unwrap_err().to_string(), "5 vs. 4");
     assert_eq!(t.as_slice(), &[1, 2, 3, 4], "unchanged on error");
     let mut e = TypedTensor::<i64>::new([0]).unwrap();
     e.upload(&[]).unwrap();
-    assert_eq!(
-        e.upload(&[1]).unwrap_err(),
-        Error::SizeMismatch("1 vs. 0".into())
-    );
+    assert_eq!(e.upload(&[1]).unwrap_err().to_string(), "1 vs. 0");
 }
 
 #[test]
@@ -404,8 +401,8 @@ fn reshape_within_capacity_keeps_the_buffer() {
 fn reshape_beyond_capacity_fails_and_keeps_the_shape() {
     let mut t = TypedTensor::from_fn([2, 3], |i| i as u8).unwrap();
     assert_eq!(
-        t.reshape([7]).unwrap_err(),
-        Error::SizeMismatch("reshape to [7] needs 7 elements but the buffer holds 6".into())
+        t.reshape([7]).unwrap_err().to_string(),
+        "reshape to [7] needs 7 elements but the buffer holds 6"
     );
     assert_eq!(t.shape().dim_sizes(), vec![2, 3]);
     assert!(matches!(t.reshape([-3]), Err(Error::InvalidShape(_))));
@@ -422,7 +419,7 @@ fn reshape_capacity_of_a_slice_and_after_copy_on_write() {
     // parent's rows after it.
     let mut t = TypedTensor::<i16>::try_from(base.slice(1, 3).unwrap()).unwrap();
     assert_eq!((t.len(), t.capacity()), (4, 4));
-    assert!(matches!(t.reshape([8]), Err(Error::SizeMismatch(_))));
+    assert!(matches!(t.reshape([8]), Err(Error::SizeMismatch { .. })));
     assert_eq!(t.as_slice(), &[2, 3, 4, 5]);
     t.reshape([2]).unwrap();
     t.reshape([4]).unwrap(); // back within its own region
@@ -442,7 +439,7 @@ fn reshape_cannot_reach_invalid_bool_bytes_beyond_the_region() {
     assert!(TypedTensor::<bool>::try_from(whole.clone()).is_err());
     let mut t = TypedTensor::<bool>::try_from(whole.slice(0, 1).unwrap()).unwrap();
     assert_eq!(t.capacity(), 1);
-    assert!(matches!(t.reshape([2]), Err(Error::SizeMismatch(_))));
+    assert!(matches!(t.reshape([2]), Err(Error::SizeMismatch { .. })));
     assert_eq!(t.shape().dim_sizes(), vec![1]);
     assert!(t[[0]]);
 }
@@ -532,7 +529,7 @@ fn try_from_checks_dtype_initialization_alignment_and_bools() {
         .unwrap();
     assert!(matches!(
         TypedTensor::<u16>::try_from(odd),
-        Err(Error::Misaligned(_))
+        Err(Error::Misaligned { .. })
     ));
     // An invalid bool byte.
     let mut b = Tensor::default();

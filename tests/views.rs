@@ -13,7 +13,7 @@ use common::*;
 use tftensor::ndarray::{
     array, s, Array, Array2, ArrayView, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, IxDyn,
 };
-use tftensor::{DataType, Error, PodElement, Tensor};
+use tftensor::{DataType, Error, PodElement, SizeCheck, Tensor};
 
 /// Checks a view's shape, its elements (row-major) and that it starts at
 /// `ptr`.
@@ -418,7 +418,16 @@ fn shape_errors<T: Sample>() {
     assert_eq!(t.vec_mut::<T>().unwrap_err(), rank(1));
     assert_eq!(t.matrix_mut::<T>().unwrap_err(), rank(2));
 
-    let count = |s: &str| Error::SizeMismatch(s.to_string());
+    let count = |s: &str| {
+        let (got, expected) = s.split_once(" vs. ").unwrap();
+        let e = Error::SizeMismatch {
+            got: got.parse().unwrap(),
+            expected: expected.parse().unwrap(),
+            check: SizeCheck::Elements,
+        };
+        assert_eq!(e.to_string(), s);
+        e
+    };
     assert_eq!(t.shaped::<T, Ix2>(&[5, 5]).unwrap_err(), count("25 vs. 24"));
     assert_eq!(
         t.shaped::<T, Ix0>(&[0i64; 0]).unwrap_err(),
@@ -445,24 +454,31 @@ fn shape_errors<T: Sample>() {
         Err(Error::InvalidArgument(_))
     ));
     assert_eq!(
-        t.shaped::<T, Ix2>(&[-2, -12]).unwrap_err(),
-        Error::InvalidShape("Expected shape dimensions to be non-negative, got -2".into())
+        t.shaped::<T, Ix2>(&[-2, -12]).unwrap_err().to_string(),
+        "Expected shape dimensions to be non-negative, got -2"
     );
     assert!(matches!(
         t.shaped::<T, Ix2>(&[i64::MAX, 3]),
-        Err(Error::InvalidShape(_) | Error::SizeMismatch(_))
+        Err(Error::InvalidShape(_) | Error::SizeMismatch { .. } | Error::Overflow(_))
     ));
 
-    let one = Error::SizeMismatch("Must have a one element tensor".into());
-    assert_eq!(t.scalar::<T>().unwrap_err(), one);
-    assert_eq!(t.scalar_mut::<T>().unwrap_err(), one);
-    assert_eq!(
-        Tensor::new(T::DTYPE, [0])
-            .unwrap()
-            .scalar::<T>()
-            .unwrap_err(),
-        one
-    );
+    let one = |e: Error| {
+        e.to_string() == "Must have a one element tensor"
+            && matches!(
+                e,
+                Error::SizeMismatch {
+                    expected: 1,
+                    check: SizeCheck::OneElement,
+                    ..
+                }
+            )
+    };
+    assert!(one(t.scalar::<T>().unwrap_err()));
+    assert!(one(t.scalar_mut::<T>().unwrap_err()));
+    assert!(one(Tensor::new(T::DTYPE, [0])
+        .unwrap()
+        .scalar::<T>()
+        .unwrap_err()));
 
     // The flattening accessors need a fixed N >= 1, and begin + N >= 1.
     assert!(matches!(
@@ -670,15 +686,16 @@ fn pod_views<T: Sample + PodElement>() {
     assert_eq!(b.row(23).to_vec(), bytes[23 * size..].to_vec());
     assert_eq!(
         t.bit_casted_shaped::<u8, Ix1>(&[24 * size as i64 + 1])
-            .unwrap_err(),
-        Error::SizeMismatch(format!("{} vs. {}", 24 * size + 1, 24 * size))
+            .unwrap_err()
+            .to_string(),
+        format!("{} vs. {}", 24 * size + 1, 24 * size)
     );
     if size == 1 {
         assert_eq!(t.bit_casted_tensor::<u8, Ix3>().unwrap().as_ptr(), p);
     } else {
         assert_eq!(
-            t.bit_casted_tensor::<u8, Ix3>().unwrap_err(),
-            Error::SizeMismatch(format!("24 vs. {}", 24 * size))
+            t.bit_casted_tensor::<u8, Ix3>().unwrap_err().to_string(),
+            format!("24 vs. {}", 24 * size)
         );
     }
 
@@ -769,8 +786,9 @@ fn string_bit_casts_compare_element_counts() {
     );
     assert_eq!(
         t.bit_casted_shaped::<tftensor::bytes::Bytes, Ix1>(&[9])
-            .unwrap_err(),
-        Error::SizeMismatch("9 vs. 10".into())
+            .unwrap_err()
+            .to_string(),
+        "9 vs. 10"
     );
     // Raw bytes of a string tensor cannot be had.
     assert!(matches!(
@@ -810,12 +828,16 @@ fn reinterpret_last_dimension_sizes() {
         &[2, 4]
     );
     assert_eq!(
-        t.reinterpret_last_dimension::<i64, Ix1>().unwrap_err(),
-        Error::SizeMismatch("8 vs. 4".into())
+        t.reinterpret_last_dimension::<i64, Ix1>()
+            .unwrap_err()
+            .to_string(),
+        "8 vs. 4"
     );
     assert_eq!(
-        t.reinterpret_last_dimension::<i16, Ix1>().unwrap_err(),
-        Error::SizeMismatch("2 vs. 4".into())
+        t.reinterpret_last_dimension::<i16, Ix1>()
+            .unwrap_err()
+            .to_string(),
+        "2 vs. 4"
     );
     // Same rank with another dtype: tensor<T, N>'s dtype check.
     assert!(matches!(
@@ -901,10 +923,10 @@ fn misaligned_bitcast_reads_fail_and_writes_realign() {
     drop(odd);
     assert!(f.ref_count_is_one());
     assert_eq!(f.data_ptr().unwrap() as usize % 64, 1);
-    assert!(matches!(f.flat::<f32>(), Err(Error::Misaligned(_))));
+    assert!(matches!(f.flat::<f32>(), Err(Error::Misaligned { .. })));
     assert!(matches!(
         f.bit_casted_shaped::<u32, Ix1>(&[2]),
-        Err(Error::Misaligned(_))
+        Err(Error::Misaligned { .. })
     ));
     // Bytes are always aligned.
     assert_eq!(

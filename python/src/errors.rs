@@ -9,11 +9,14 @@ use tft::Error;
 
 /// The Python exception for a tftensor error: `TypeError` for dtypes,
 /// `OSError` (`FileNotFoundError`) for I/O and missing files,
-/// `MemoryError` for a failed allocation, `ValueError` for bad input.
+/// `MemoryError` for a failed allocation, `ValueError` for bad input
+/// (including sizes that overflow, as NumPy's "array is too big").
 pub(crate) fn to_py(err: Error) -> PyErr {
     let msg = err.to_string();
     match err {
-        Error::UnsupportedDataType(_) | Error::DataTypeMismatch { .. } => PyTypeError::new_err(msg),
+        Error::UnsupportedDataType { .. } | Error::DataTypeMismatch { .. } => {
+            PyTypeError::new_err(msg)
+        }
         Error::Io {
             kind: std::io::ErrorKind::NotFound,
             ..
@@ -25,11 +28,12 @@ pub(crate) fn to_py(err: Error) -> PyErr {
         Error::AllocationFailed { .. } => PyMemoryError::new_err(msg),
         Error::InvalidShape(_)
         | Error::InvalidArgument(_)
-        | Error::SizeMismatch(_)
-        | Error::Misaligned(_)
+        | Error::SizeMismatch { .. }
+        | Error::Misaligned { .. }
         | Error::OutOfRange(_)
+        | Error::Overflow(_)
         | Error::LimitExceeded { .. }
-        | Error::InvalidProto(_)
+        | Error::InvalidProto { .. }
         | Error::DataLoss(_)
         | Error::InvalidFormat { .. } => PyValueError::new_err(msg),
         _ => PyRuntimeError::new_err(msg),

@@ -13,7 +13,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, OverflowError, Result};
 
 mod root;
 mod shared;
@@ -330,11 +330,14 @@ pub struct AllocationDescription {
 /// [`Error::AllocationFailed`] instead of an abort when the memory cannot be
 /// had. The one place the crate reserves element storage.
 pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>> {
+    let bytes = n
+        .checked_mul(std::mem::size_of::<T>())
+        .ok_or(Error::Overflow(OverflowError::Size {
+            what: "allocation size",
+        }))?;
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| Error::AllocationFailed {
-            bytes: n.saturating_mul(std::mem::size_of::<T>()),
-        })?;
+        .map_err(|_| Error::AllocationFailed { bytes })?;
     Ok(v)
 }
 

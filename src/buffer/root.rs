@@ -29,7 +29,7 @@ use bytes::Bytes;
 use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
 use super::{Allocator, ALIGNMENT};
-use crate::error::{Error, Result};
+use crate::error::{Error, RangeError, Result};
 
 /// How elements of a type are stored, which decides how a root may be seen
 /// as them.
@@ -63,7 +63,12 @@ pub(crate) enum RegionError {
     /// The region does not fit the root.
     Bounds,
     /// The address is not a multiple of the type's alignment.
-    Misaligned,
+    Misaligned {
+        /// The address.
+        address: usize,
+        /// The alignment needed.
+        align: usize,
+    },
     /// A bool byte other than 0 or 1.
     InvalidBool,
     /// The root is shared or read-only (a write needs copy-on-write first).
@@ -362,7 +367,7 @@ impl Root {
         range: Range<usize>,
         allocator: &Arc<dyn Allocator>,
     ) -> Result<Root> {
-        let bad = || Error::OutOfRange("tensor region outside its buffer".into());
+        let bad = || Error::OutOfRange(RangeError::Region("tensor region outside its buffer"));
         if self.typed {
             return match &self.owner {
                 Owner::Vec(v) => v.clone_range(range).ok_or_else(bad),
@@ -434,7 +439,10 @@ impl Root {
         // In bounds (checked above), so the offset cannot wrap.
         let p = self.ptr.as_ptr().wrapping_add(offset.wrapping_mul(scale));
         if (p as usize) % std::mem::align_of::<T>() != 0 {
-            return Err(RegionError::Misaligned);
+            return Err(RegionError::Misaligned {
+                address: p as usize,
+                align: std::mem::align_of::<T>(),
+            });
         }
         if T::REPR == Repr::Bool {
             // SAFETY: `units` initialized bytes at `p` are in bounds.

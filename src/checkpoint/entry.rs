@@ -79,9 +79,10 @@ pub(crate) fn encode(t: &Tensor, sink: &mut dyn FnMut(&[u8]) -> Result<()>) -> R
             }
             Ok((written, crc))
         }
-        other => Err(Error::UnsupportedDataType(format!(
-            "Saving data type {other} is not yet implemented."
-        ))),
+        other => Err(Error::unsupported(
+            other,
+            format!("Saving data type {other} is not yet implemented."),
+        )),
     }
 }
 
@@ -164,7 +165,7 @@ impl Decode<'_> {
         match self.dtype {
             DataType::String => self.strings(region, n, file),
             DataType::Variant => self.variants(region, n, file),
-            other => Err(Error::UnsupportedDataType(format!(
+            other => Err(Error::unsupported(other, format!(
                 "tensor bundle entry {:?}: reading dtype {other} is not supported (TF cannot save it)",
                 self.key
             ))),

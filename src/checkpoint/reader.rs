@@ -831,8 +831,9 @@ fn copy_into(
             &dst_dims,
             inter,
         ),
-        other => Err(Error::UnsupportedDataType(format!(
-            "Dtype {other} not supported."
-        ))),
+        other => Err(Error::unsupported(
+            other,
+            format!("Dtype {other} not supported."),
+        )),
     }
 }

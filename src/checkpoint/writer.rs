@@ -207,7 +207,7 @@ impl BundleWriter {
             Ok(r) => r,
             Err(e) => {
                 // Nothing was written for a dtype the bundle cannot hold.
-                if !matches!(e, Error::UnsupportedDataType(_)) {
+                if !matches!(e, Error::UnsupportedDataType { .. }) {
                     self.failed = Some(e.clone());
                 }
                 return Err(e);

@@ -138,11 +138,14 @@ pub fn export_copy(tensor: &Tensor) -> Result<ManagedTensorVersioned> {
 /// ```
 pub fn export_legacy(tensor: Tensor) -> Result<ManagedTensor> {
     if padding_flag(tensor.dtype())? != 0 {
-        return Err(Error::UnsupportedDataType(format!(
-            "cannot export {} as a legacy DLManagedTensor, which cannot signal \
+        return Err(Error::unsupported(
+            tensor.dtype(),
+            format!(
+                "cannot export {} as a legacy DLManagedTensor, which cannot signal \
              IS_SUBBYTE_TYPE_PADDED (one value per byte); use the versioned form",
-            tensor.dtype()
-        )));
+                tensor.dtype()
+            ),
+        ));
     }
     let (header, ctx, writable) = prepare(tensor)?;
     if !writable {

@@ -162,10 +162,13 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
     }
     let dtype = data_type(t.dtype)?;
     if is_padded(dtype, t.dtype) && flags & FLAG_IS_SUBBYTE_TYPE_PADDED == 0 {
-        return Err(Error::UnsupportedDataType(format!(
-            "{dtype} packed below one byte per value (no IS_SUBBYTE_TYPE_PADDED flag) is not \
+        return Err(Error::unsupported(
+            dtype,
+            format!(
+                "{dtype} packed below one byte per value (no IS_SUBBYTE_TYPE_PADDED flag) is not \
              supported: TensorFlow keeps one value per byte"
-        )));
+            ),
+        ));
     }
     let ndim = usize::try_from(t.ndim)
         .ok()
@@ -183,7 +186,11 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
     };
     // `dtype.size()` is 1 to 16: the mapped dtypes only.
     let elem = i64::try_from(dtype.size()).map_err(|_| dlpack_error("element size"))?;
-    let too_big = || Error::AllocationFailed { bytes: usize::MAX };
+    let too_big = || {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "DLPack tensor byte size",
+        })
+    };
     match layout {
         Layout::Compact => {
             let len = shape

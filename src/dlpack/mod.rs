@@ -126,7 +126,7 @@ pub fn dl_data_type(dtype: DataType) -> Result<DLDataType> {
             bits,
             lanes: 1,
         })
-        .ok_or_else(|| Error::UnsupportedDataType(format!("DLPack has no type for {dtype}")))
+        .ok_or_else(|| Error::unsupported(dtype, format!("DLPack has no type for {dtype}")))
 }
 
 /// The dtype of a DLPack type.
@@ -145,20 +145,24 @@ pub fn dl_data_type(dtype: DataType) -> Result<DLDataType> {
 /// ```
 pub fn data_type(dl: DLDataType) -> Result<DataType> {
     if dl.lanes != 1 {
-        return Err(Error::UnsupportedDataType(format!(
-            "DLPack type with {} lanes (code {}, {} bits); only 1 lane is supported",
-            dl.lanes, dl.code, dl.bits
-        )));
+        return Err(Error::UnsupportedDataType {
+            dtype: None,
+            message: format!(
+                "DLPack type with {} lanes (code {}, {} bits); only 1 lane is supported",
+                dl.lanes, dl.code, dl.bits
+            ),
+        });
     }
     DTYPES
         .iter()
         .find(|&&(_, code, bits)| code == dl.code && bits == dl.bits)
         .map(|&(dt, _, _)| dt)
-        .ok_or_else(|| {
-            Error::UnsupportedDataType(format!(
+        .ok_or_else(|| Error::UnsupportedDataType {
+            dtype: None,
+            message: format!(
                 "DLPack type code {} with {} bits has no TensorFlow dtype",
                 dl.code, dl.bits
-            ))
+            ),
         })
 }
 

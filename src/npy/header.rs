@@ -67,11 +67,9 @@ impl Header {
             .ok()
             .zip(self.elem.item_size())
             .and_then(|(n, size)| n.checked_mul(size))
-            .ok_or(Error::LimitExceeded {
+            .ok_or(Error::Overflow(crate::OverflowError::Size {
                 what: "npy data bytes",
-                limit: usize::MAX as u64,
-                requested: u64::MAX,
-            })
+            }))
     }
 }
 
@@ -418,9 +416,10 @@ pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
         | DataType::Float4E2M1FN => "<V1",
         DataType::String => return Ok(format!("|S{}", max_len.max(1))),
         _ => {
-            return Err(Error::UnsupportedDataType(format!(
-                "npy: {dtype} tensors cannot be written to .npy"
-            )))
+            return Err(Error::unsupported(
+                dtype,
+                format!("npy: {dtype} tensors cannot be written to .npy"),
+            ))
         }
     };
     Ok(d.to_string())

@@ -253,7 +253,12 @@ pub fn write_npy_to<W: Write>(mut writer: W, tensor: &Tensor) -> Result<()> {
 pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>> {
     let header = write::header_for(tensor)?;
     let len = write::encoded_len(tensor, header.len())?;
-    let mut out = crate::buffer::try_vec(usize::try_from(len).unwrap_or(usize::MAX))?;
+    let len = usize::try_from(len).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "npy file size",
+        })
+    })?;
+    let mut out = crate::buffer::try_vec(len)?;
     write::write_to(&mut out, tensor, &header, "<npy bytes>")?;
     Ok(out)
 }

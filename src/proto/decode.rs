@@ -5,7 +5,7 @@ use bytes::Bytes;
 
 use crate::dtype::DataType;
 use crate::element::dispatch_dtype;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::pb;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
@@ -95,7 +95,8 @@ fn adopt_int_val(
 /// are adopted without a copy, and an exact `int_val` becomes the buffer,
 /// unless `ctx` has an allocator.
 pub(crate) fn decode_bytes(bytes: Bytes, ctx: &mut DecodeCtx) -> Result<Tensor> {
-    let parse_error = |e| invalid(format!("Could not parse bytes as TensorProto: {e}"));
+    let parse_error =
+        |e| Error::proto_decode(format!("Could not parse bytes as TensorProto: {e}"), e);
     let scanned = wire::scan_tensor_proto(bytes).map_err(parse_error)?;
     let shape = shape_from_proto(scanned.proto().tensor_shape.as_ref());
     let num_elements = shape.as_ref().ok().map(TensorShape::num_elements);

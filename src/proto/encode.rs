@@ -42,7 +42,7 @@ pub(crate) fn check_proto_size(len: u64) -> Result<()> {
 /// address; TF reads such tensors, so do we).
 fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
     match t.as_slice::<T>() {
-        Err(Error::Misaligned(_)) => t.deep_copy().map(Cow::Owned),
+        Err(Error::Misaligned { .. }) => t.deep_copy().map(Cow::Owned),
         Err(e) => Err(e),
         Ok(_) => Ok(Cow::Borrowed(t)),
     }
@@ -50,7 +50,11 @@ fn readable<T: ProtoElement>(t: &Tensor) -> Result<Cow<'_, Tensor>> {
 
 /// Reserves `n` more bytes of `out`, or fails with `AllocationFailed`.
 fn reserve(out: &mut Vec<u8>, n: u64) -> Result<()> {
-    let n = usize::try_from(n).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let n = usize::try_from(n).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "encoded proto size",
+        })
+    })?;
     out.try_reserve_exact(n)
         .map_err(|_| Error::AllocationFailed { bytes: n })
 }
@@ -73,7 +77,7 @@ fn put_tensor<T: ProtoElement>(
         reserve(out, proto.encoded_len() as u64)?;
         return proto
             .encode(out)
-            .map_err(|e| Error::InvalidProto(e.to_string()));
+            .map_err(|e| Error::invalid_proto(e.to_string()));
     };
     check_proto_size(base.saturating_add(field_len))?;
     reserve(
@@ -83,7 +87,7 @@ fn put_tensor<T: ProtoElement>(
     )?;
     header
         .encode(out)
-        .map_err(|e| Error::InvalidProto(e.to_string()))?;
+        .map_err(|e| Error::invalid_proto(e.to_string()))?;
     let start = out.len();
     let written = T::put_field(values, field_len, out);
     debug_assert!(written && (out.len() - start) as u64 == field_len);
@@ -133,7 +137,7 @@ pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
     let dtype = t.dtype();
     // Each arm only calls: one big frame of 30 inlined bodies would
     // cost ~32 KiB of stack per variant nesting level in debug builds.
-    dispatch_dtype!(dtype, T => write_field_checked::<T>(t, &mut proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))));
+    dispatch_dtype!(dtype, T => write_field_checked::<T>(t, &mut proto)?, _ => return Err(Error::unsupported(dtype, format!("AsProtoField of dtype {dtype}"))));
     Ok(proto)
 }
 
@@ -144,7 +148,7 @@ pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
         return Ok(proto);
     }
     let dtype = t.dtype();
-    let content = dispatch_dtype!(dtype, T => content_checked::<T>(t, &proto)?, _ => return Err(Error::UnsupportedDataType(format!("AsProtoTensorContent of dtype {dtype}"))));
+    let content = dispatch_dtype!(dtype, T => content_checked::<T>(t, &proto)?, _ => return Err(Error::unsupported(dtype, format!("AsProtoTensorContent of dtype {dtype}"))));
     proto.tensor_content = content;
     Ok(proto)
 }
@@ -156,8 +160,8 @@ pub(crate) fn encode_field_to(t: &Tensor, out: &mut Vec<u8>) -> Result<()> {
         reserve(out, header.encoded_len() as u64)?;
         return header
             .encode(out)
-            .map_err(|e| Error::InvalidProto(e.to_string()));
+            .map_err(|e| Error::invalid_proto(e.to_string()));
     }
     let dtype = t.dtype();
-    dispatch_dtype!(dtype, T => put_tensor::<T>(t, &header, out), _ => Err(Error::UnsupportedDataType(format!("AsProtoField of dtype {dtype}"))))
+    dispatch_dtype!(dtype, T => put_tensor::<T>(t, &header, out), _ => Err(Error::unsupported(dtype, format!("AsProtoField of dtype {dtype}"))))
 }

@@ -71,7 +71,8 @@ pub(crate) trait ProtoElement: Element {
             None => Tensor::from_buffer(Self::DTYPE, shape, content.clone()),
         };
         t.map_err(|e| match e {
-            Error::SizeMismatch(m) | Error::InvalidArgument(m) => Error::InvalidProto(m),
+            e @ Error::SizeMismatch { .. } => Error::invalid_proto(e.to_string()),
+            Error::InvalidArgument(m) => Error::invalid_proto(m),
             other => other,
         })
     }
@@ -103,10 +104,11 @@ fn copy_content_in(
 ) -> Result<Tensor> {
     let expected = crate::tensor::byte_len(dtype, shape.num_elements())?;
     if content.len() != expected {
-        return Err(Error::SizeMismatch(format!(
-            "Input size was {} and expected {expected}",
-            content.len()
-        )));
+        return Err(Error::SizeMismatch {
+            got: content.len() as u64,
+            expected: expected as u64,
+            check: crate::SizeCheck::Bytes,
+        });
     }
     if dtype == DataType::Bool && content.iter().any(|&b| b > 1) {
         return Err(Error::InvalidArgument("bool bytes must be 0 or 1".into()));
@@ -129,7 +131,7 @@ pub(crate) fn sub_bytes(b: &Bytes, r: Range<usize>) -> Result<Bytes> {
     if r.start <= r.end && r.end <= b.len() {
         Ok(b.slice(r))
     } else {
-        Err(Error::InvalidProto(format!(
+        Err(Error::invalid_proto(format!(
             "range {}..{} outside {} bytes",
             r.start,
             r.end,
@@ -553,7 +555,11 @@ impl ProtoElement for Bytes {
 
 /// `shape`'s element count as a `usize`.
 pub(super) fn element_count(shape: &TensorShape) -> Result<usize> {
-    usize::try_from(shape.num_elements()).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })
+    usize::try_from(shape.num_elements()).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "element count",
+        })
+    })
 }
 
 #[cfg(test)]

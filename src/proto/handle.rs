@@ -29,12 +29,12 @@ fn partial_shape_from_proto(proto: Option<&pb::TensorShapeProto>) -> Result<Part
         if proto.dim.is_empty() {
             return Ok(PartialTensorShape::unknown());
         }
-        return Err(Error::InvalidProto(
+        return Err(Error::invalid_proto(
             "An unknown shape must not have any dimensions set.".to_owned(),
         ));
     }
     let dims: Vec<i64> = proto.dim.iter().map(|d| d.size).collect();
-    PartialTensorShape::new(&dims).map_err(|e| Error::InvalidProto(e.to_string()))
+    PartialTensorShape::new(&dims).map_err(|e| Error::invalid_proto(e.to_string()))
 }
 
 /// TF's `PartialTensorShape::AsProto`: `unknown_rank` or one dim per
@@ -67,7 +67,7 @@ pub(crate) fn handle_from_proto(proto: &pb::ResourceHandleProto) -> Result<Resou
         })
         .collect::<Result<Vec<_>>>()
         .map_err(|e| {
-            Error::InvalidProto(format!("Could not decode resource handle from proto: {e}"))
+            Error::invalid_proto(format!("Could not decode resource handle from proto: {e}"))
         })?;
     Ok(ResourceHandle {
         device: proto.device.clone(),
@@ -112,7 +112,7 @@ pub(crate) fn variant_from_proto(
         if proto.metadata.is_empty() && proto.tensors.is_empty() {
             return Ok(Variant::default());
         }
-        return Err(Error::InvalidProto(
+        return Err(Error::invalid_proto(
             "malformed variant: empty type name with metadata or tensors".to_owned(),
         ));
     }
@@ -166,7 +166,7 @@ fn decode_messages<T: Element, M: Message + Default>(
         let raw = sub_bytes(content, r)?;
         let raw = strip_mistyped(&raw, schema).map_or(raw, Bytes::from);
         let msg = M::decode(raw)
-            .map_err(|e| Error::InvalidProto(format!("element {i} of tensor_content: {e}")))?;
+            .map_err(|e| Error::proto_decode(format!("element {i} of tensor_content: {e}"), e))?;
         values.push(convert(msg)?);
     }
     Tensor::from_vec(shape, values)

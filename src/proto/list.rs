@@ -49,7 +49,9 @@ pub(crate) fn encode_list<'a, I: IntoIterator<Item = &'a [u8]>>(items: I) -> Res
         total = total
             .checked_add(encoded_len_varint(u64::from(len)))
             .and_then(|t| t.checked_add(item.len()))
-            .ok_or(Error::AllocationFailed { bytes: usize::MAX })?;
+            .ok_or(Error::Overflow(crate::OverflowError::Size {
+                what: "list byte size",
+            }))?;
         sized.push((len, item));
     }
 
@@ -104,7 +106,7 @@ pub(crate) fn decode_list(content: &[u8], n: usize) -> Result<Vec<Range<usize>>>
     // Each element needs at least one length byte, so a larger `n` cannot be
     // valid; checking first keeps a huge `n` from reserving memory.
     if n > content.len() {
-        return Err(Error::InvalidProto(format!(
+        return Err(Error::invalid_proto(format!(
             "list of {n} elements needs at least {n} bytes, got {}",
             content.len()
         )));
@@ -118,7 +120,7 @@ pub(crate) fn decode_list(content: &[u8], n: usize) -> Result<Vec<Range<usize>>>
             .get(pos..)
             .and_then(decode_varint32)
             .ok_or_else(|| {
-                Error::InvalidProto(format!(
+                Error::invalid_proto(format!(
                     "truncated or overlong varint32 length of list element {i}"
                 ))
             })?;
@@ -128,7 +130,7 @@ pub(crate) fn decode_list(content: &[u8], n: usize) -> Result<Vec<Range<usize>>>
     }
     let remaining = content.len() - pos;
     if u64::try_from(remaining).ok() != Some(total) {
-        return Err(Error::InvalidProto(format!(
+        return Err(Error::invalid_proto(format!(
             "list element lengths sum to {total} but {remaining} bytes follow them"
         )));
     }
@@ -146,13 +148,13 @@ pub(crate) fn decode_list(content: &[u8], n: usize) -> Result<Vec<Range<usize>>>
         let (len, used) = content
             .get(header..)
             .and_then(decode_varint32)
-            .ok_or_else(|| Error::InvalidProto("list length varint vanished".to_owned()))?;
+            .ok_or_else(|| Error::invalid_proto("list length varint vanished"))?;
         header += used;
         // The lengths sum to `remaining`, so neither step can overflow.
         let end = usize::try_from(len)
             .ok()
             .and_then(|len| start.checked_add(len))
-            .ok_or_else(|| Error::InvalidProto("list element length overflows".to_owned()))?;
+            .ok_or_else(|| Error::invalid_proto("list element length overflows"))?;
         ranges.push(start..end);
         start = end;
     }
@@ -247,11 +249,11 @@ mod tests {
         // n = 0 leaves every byte unaccounted for.
         assert!(matches!(
             decode_list(&[0x00], 0),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
         assert!(matches!(
             decode_list(b"abc", 0),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
     }
 
@@ -273,7 +275,7 @@ mod tests {
         let err = decode_list(&[0x00, 0x80], 2).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto("truncated or overlong varint32 length of list element 1".into())
+            Error::invalid_proto("truncated or overlong varint32 length of list element 1")
         );
     }
 
@@ -284,7 +286,7 @@ mod tests {
         let err = decode_list(&content, 1).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto("truncated or overlong varint32 length of list element 0".into())
+            Error::invalid_proto("truncated or overlong varint32 length of list element 0")
         );
     }
 
@@ -294,7 +296,7 @@ mod tests {
             decode_list(&[0x02, 0x00, 0x03, b'a', b'b', b'x', b'y', b'z', b'!'], 3).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto("list element lengths sum to 5 but 6 bytes follow them".into())
+            Error::invalid_proto("list element lengths sum to 5 but 6 bytes follow them")
         );
     }
 
@@ -303,7 +305,7 @@ mod tests {
         let err = decode_list(&[0x02, 0x00, 0x03, b'a', b'b', b'x', b'y'], 3).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto("list element lengths sum to 5 but 4 bytes follow them".into())
+            Error::invalid_proto("list element lengths sum to 5 but 4 bytes follow them")
         );
     }
 
@@ -317,9 +319,7 @@ mod tests {
         let err = decode_list(&content, 3).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto(
-                "list element lengths sum to 12884901885 but 0 bytes follow them".into()
-            )
+            Error::invalid_proto("list element lengths sum to 12884901885 but 0 bytes follow them")
         );
     }
 
@@ -329,17 +329,17 @@ mod tests {
         let err = decode_list(&[0x00, 0x00, 0x00], n).unwrap_err();
         assert_eq!(
             err,
-            Error::InvalidProto(format!(
+            Error::invalid_proto(format!(
                 "list of {n} elements needs at least {n} bytes, got 3"
             ))
         );
         assert!(matches!(
             decode_list(&[0x00, 0x00, 0x00], usize::MAX),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
         assert!(matches!(
             decode_list(&[0x00, 0x00, 0x00], 4),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
         assert_eq!(
             decode_list(&[0x00, 0x00, 0x00], 3).unwrap(),

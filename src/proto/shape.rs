@@ -7,7 +7,7 @@ use crate::shape::{TensorShape, MAX_DIMENSIONS};
 
 /// An [`Error::InvalidProto`] with `msg`.
 pub(super) fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidProto(msg.into())
+    Error::invalid_proto(msg)
 }
 
 /// `[2,-1]`, for messages about dims that are not a valid shape.

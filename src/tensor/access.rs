@@ -16,7 +16,7 @@ use crate::buffer::{Exclusive, RegionError, Repr};
 
 use crate::dtype::DataType;
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{Error, RangeError, Result, ShapeError};
 use crate::tensor::{Buf, Tensor};
 
 impl Tensor {
@@ -70,7 +70,10 @@ impl Tensor {
     }
 
     fn no_raw_bytes(&self) -> Error {
-        Error::UnsupportedDataType(format!("{} tensor has no raw bytes", self.dtype))
+        Error::unsupported(
+            self.dtype,
+            format!("{} tensor has no raw bytes", self.dtype),
+        )
     }
 
     /// `Ok` when a view of `n` elements needs no buffer (`n == 0`), else
@@ -146,7 +149,7 @@ impl Tensor {
     fn unbuffered_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
         let n = dim.size_checked().unwrap_or(usize::MAX);
         self.no_buffer(n)?;
-        ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()))
+        ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
     }
 
     /// Writable twin of [`Tensor::own_view`]: in place when this handle
@@ -204,14 +207,14 @@ impl Tensor {
         if n == 0 {
             // Touches no memory, so it never copies.
             return ArrayViewMut::from_shape(dim, &mut [])
-                .map_err(|e| Error::InvalidShape(e.to_string()));
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())));
         }
         if self.buf.is_none() {
             self.no_buffer(n)?;
         }
         let Some((ex, offset)) = self.exclusive(std::mem::align_of::<T>())? else {
             return ArrayViewMut::from_shape(dim, &mut [])
-                .map_err(|e| Error::InvalidShape(e.to_string()));
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())));
         };
         ex.view_mut::<T, D>(offset, dim)
             .map_err(|e| region_error_of::<T>(e, dtype))
@@ -356,7 +359,7 @@ impl Tensor {
         let start = flat
             .checked_mul(elem_units::<T>())
             .and_then(|u| offset.checked_add(u))
-            .ok_or_else(|| Error::OutOfRange(format!("element {flat}")))?;
+            .ok_or(Error::OutOfRange(RangeError::Flat { flat }))?;
         ex.slice_mut::<T>(start, 1)
             .map(|s| s.first_mut())
             .map_err(|e| region_error_of::<T>(e, dtype))
@@ -414,16 +417,17 @@ pub(crate) fn region_error_of<T: Element>(e: RegionError, dtype: DataType) -> Er
 pub(crate) fn region_error(e: RegionError, dtype: DataType, target: DataType) -> Error {
     match e {
         RegionError::InvalidBool => Error::InvalidArgument("bool elements must be 0 or 1".into()),
-        RegionError::Misaligned => Error::Misaligned(format!(
-            "data of {dtype} tensor is not aligned for {target}"
-        )),
+        RegionError::Misaligned { address, align } => Error::Misaligned {
+            dtype,
+            target,
+            address,
+            align,
+        },
         RegionError::Kind => Error::DataTypeMismatch {
             expected: target,
             actual: dtype,
         },
-        RegionError::Bounds => Error::OutOfRange(format!(
-            "view of {target} reaches outside the {dtype} tensor's region"
-        )),
+        RegionError::Bounds => Error::OutOfRange(RangeError::View { target, dtype }),
         RegionError::NotUnique => Error::InvalidArgument(format!(
             "{dtype} tensor's buffer is shared; a write needs copy-on-write"
         )),

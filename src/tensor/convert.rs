@@ -5,7 +5,7 @@
 use ndarray::{Array, ArrayD, ArrayView, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
 
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ShapeError};
 use crate::tensor::Tensor;
 
 impl Tensor {
@@ -40,7 +40,9 @@ impl Tensor {
                 .get(offset..)
                 .and_then(|v| v.get(..len))
                 .ok_or_else(|| {
-                    Error::InvalidShape("array storage is shorter than its shape".into())
+                    Error::InvalidShape(ShapeError::Other(
+                        "array storage is shorter than its shape".into(),
+                    ))
                 })?;
             return Tensor::from_slice(&shape[..], elems);
         }
@@ -126,7 +128,8 @@ impl<T: Element> TryFrom<Tensor> for ArrayD<T> {
     fn try_from(tensor: Tensor) -> Result<ArrayD<T>> {
         let dims = tensor.shape().to_usize_vec();
         let values = Vec::<T>::try_from(tensor)?;
-        Array::from_shape_vec(IxDyn(&dims), values).map_err(|e| Error::InvalidShape(e.to_string()))
+        Array::from_shape_vec(IxDyn(&dims), values)
+            .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
     }
 }
 

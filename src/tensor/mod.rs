@@ -8,7 +8,7 @@ use bytes::Bytes;
 use crate::buffer::{default_allocator, AllocationDescription, Allocator, Root, ALIGNMENT};
 use crate::dtype::DataType;
 use crate::element::{dispatch_dtype, Element, ResourceHandle, Variant};
-use crate::error::{Error, Result};
+use crate::error::{Error, OverflowError, Result, SizeCheck};
 use crate::shape::TensorShape;
 
 mod access;
@@ -181,7 +181,9 @@ pub(crate) fn byte_len(dtype: DataType, n: i64) -> Result<usize> {
     usize::try_from(n)
         .ok()
         .and_then(|n| n.checked_mul(dtype.size()))
-        .ok_or(Error::AllocationFailed { bytes: usize::MAX })
+        .ok_or(Error::Overflow(OverflowError::Size {
+            what: "tensor byte size",
+        }))
 }
 
 impl DataType {
@@ -189,17 +191,20 @@ impl DataType {
     /// `"Unexpected type: <DT_NAME>"` otherwise.
     pub(crate) fn check_tensor_dtype(self) -> Result<()> {
         if self == DataType::Invalid {
-            Err(Error::UnsupportedDataType("Type not set".into()))
+            Err(Error::unsupported(self, "Type not set"))
         } else if self.is_valid_tensor_dtype() {
             Ok(())
         } else {
-            Err(Error::UnsupportedDataType(format!(
-                "Unexpected type: {}",
-                match self.proto_name() {
-                    n if n.is_empty() => self.as_i32().to_string(),
-                    n => n,
-                }
-            )))
+            Err(Error::unsupported(
+                self,
+                format!(
+                    "Unexpected type: {}",
+                    match self.proto_name() {
+                        n if n.is_empty() => self.as_i32().to_string(),
+                        n => n,
+                    }
+                ),
+            ))
         }
     }
 }
@@ -274,8 +279,11 @@ impl Tensor {
             });
         }
         dtype.check_tensor_dtype()?;
-        let count =
-            usize::try_from(n).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+        let count = usize::try_from(n).map_err(|_| {
+            Error::Overflow(OverflowError::Size {
+                what: "element count",
+            })
+        })?;
         let root = match dtype {
             DataType::String => Root::from_vec(allocator, try_filled::<Bytes>(count)?)?,
             DataType::Resource => Root::from_vec(allocator, try_filled::<ResourceHandle>(count)?)?,
@@ -319,17 +327,18 @@ impl Tensor {
         let shape = shape.into_shape()?;
         dtype.check_tensor_dtype()?;
         if !dtype.can_use_memcpy() {
-            return Err(Error::UnsupportedDataType(format!(
-                "from_buffer needs a POD dtype, got {dtype}"
-            )));
+            return Err(Error::unsupported(
+                dtype,
+                format!("from_buffer needs a POD dtype, got {dtype}"),
+            ));
         }
         let expected = byte_len(dtype, shape.num_elements())?;
         if bytes.len() != expected {
-            return Err(Error::SizeMismatch(format!(
-                "Input size was {} and expected {}",
-                bytes.len(),
-                expected
-            )));
+            return Err(Error::SizeMismatch {
+                got: bytes.len() as u64,
+                expected: expected as u64,
+                check: SizeCheck::Bytes,
+            });
         }
         if expected == 0 {
             return Ok(Tensor {
@@ -654,10 +663,13 @@ impl Tensor {
     /// ```
     pub fn tensor_data(&self) -> Result<&[u8]> {
         if !self.dtype.can_use_memcpy() && self.num_elements() != 0 {
-            return Err(Error::UnsupportedDataType(format!(
-                "tensor_data() needs a memcpy-able dtype, got {}",
-                self.dtype
-            )));
+            return Err(Error::unsupported(
+                self.dtype,
+                format!(
+                    "tensor_data() needs a memcpy-able dtype, got {}",
+                    self.dtype
+                ),
+            ));
         }
         self.raw_bytes()
     }
@@ -739,7 +751,11 @@ fn check_len(shape: &TensorShape, len: usize) -> Result<()> {
     if usize::try_from(n).ok() == Some(len) {
         Ok(())
     } else {
-        Err(Error::SizeMismatch(format!("{len} vs. {n}")))
+        Err(Error::SizeMismatch {
+            got: len as u64,
+            expected: n as u64,
+            check: SizeCheck::Elements,
+        })
     }
 }
 
@@ -833,15 +849,15 @@ mod tests {
         ));
         assert!(matches!(
             Tensor::new(DataType::Float, [1i64 << 62, 1 << 62]),
-            Err(Error::InvalidShape(_))
+            Err(Error::Overflow(_))
         ));
         assert!(matches!(
             Tensor::new(DataType::Invalid, [1]),
-            Err(Error::UnsupportedDataType(m)) if m == "Type not set"
+            Err(Error::UnsupportedDataType { message, .. }) if message == "Type not set"
         ));
         assert!(matches!(
             Tensor::new(DataType::from_i32(77), [1]),
-            Err(Error::UnsupportedDataType(m)) if m == "Unexpected type: 77"
+            Err(Error::UnsupportedDataType { ref message, .. }) if message == "Unexpected type: 77"
         ));
         assert!(matches!(
             Tensor::new(DataType::Float, [1i64 << 61]),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::buffer::default_allocator;
 use crate::dtype::DataType;
-use crate::error::{Error, Result};
+use crate::error::{Error, RangeError, Result};
 use crate::shape::TensorShape;
 use crate::tensor::{Buf, IntoShape, Tensor};
 
@@ -29,9 +29,11 @@ impl Tensor {
     pub fn slice(&self, start: i64, limit: i64) -> Result<Tensor> {
         let dim0 = self.leading_dim("Slice")?;
         if !(0 <= start && start <= limit && limit <= dim0) {
-            return Err(Error::OutOfRange(format!(
-                "Slice({start}, {limit}) out of range for dim 0 of size {dim0}"
-            )));
+            return Err(Error::OutOfRange(RangeError::Slice {
+                start,
+                limit,
+                size: dim0,
+            }));
         }
         if start == 0 && limit == dim0 {
             return Ok(self.clone());
@@ -64,9 +66,10 @@ impl Tensor {
         // TF allows index == dim0 when no buffer region is needed (dim0 or
         // the inner size is 0).
         if index < 0 || index > dim0 || (index == dim0 && inner > 0 && dim0 > 0) {
-            return Err(Error::OutOfRange(format!(
-                "SubSlice({index}) out of range for dim 0 of size {dim0}"
-            )));
+            return Err(Error::OutOfRange(RangeError::SubSlice {
+                index,
+                size: dim0,
+            }));
         }
         if dim0 == 0 {
             return Ok(Tensor {

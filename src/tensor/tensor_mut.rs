@@ -11,7 +11,7 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2};
 use crate::buffer::Exclusive;
 use crate::dtype::DataType;
 use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::error::{Error, RangeError, Result, ShapeError, SizeCheck};
 use crate::shape::TensorShape;
 use crate::tensor::access::region_error_of;
 use crate::tensor::Tensor;
@@ -210,7 +210,7 @@ impl<'a> TensorMut<'a> {
                 let base = ex.range().start;
                 let range = base + to_units(start)..base + to_units(limit);
                 Some(ex.narrow(range).map_err(|_| {
-                    Error::OutOfRange("sub-tensor outside its parent's region".into())
+                    Error::OutOfRange(RangeError::Region("sub-tensor outside its parent's region"))
                 })?)
             }
         };
@@ -235,9 +235,11 @@ impl<'a> TensorMut<'a> {
     pub fn into_slice(self, start: i64, limit: i64) -> Result<TensorMut<'a>> {
         let dim0 = self.leading_dim("Slice")?;
         if !(0 <= start && start <= limit && limit <= dim0) {
-            return Err(Error::OutOfRange(format!(
-                "Slice({start}, {limit}) out of range for dim 0 of size {dim0}"
-            )));
+            return Err(Error::OutOfRange(RangeError::Slice {
+                start,
+                limit,
+                size: dim0,
+            }));
         }
         let mut shape = self.shape.clone();
         shape.set_dim(0, limit - start)?;
@@ -260,9 +262,10 @@ impl<'a> TensorMut<'a> {
         let mut shape = self.shape.clone();
         shape.remove_dim(0)?;
         if index < 0 || index >= dim0 {
-            return Err(Error::OutOfRange(format!(
-                "SubSlice({index}) out of range for dim 0 of size {dim0}"
-            )));
+            return Err(Error::OutOfRange(RangeError::SubSlice {
+                index,
+                size: dim0,
+            }));
         }
         self.rows(index, index + 1, shape)
     }
@@ -325,9 +328,7 @@ impl<'a> TensorMut<'a> {
     pub fn split_at(self, mid: i64) -> Result<(TensorMut<'a>, TensorMut<'a>)> {
         let dim0 = self.leading_dim("split_at")?;
         if !(0..=dim0).contains(&mid) {
-            return Err(Error::OutOfRange(format!(
-                "split_at({mid}) out of range for dim 0 of size {dim0}"
-            )));
+            return Err(Error::OutOfRange(RangeError::SplitAt { mid, size: dim0 }));
         }
         let mut lo_shape = self.shape.clone();
         lo_shape.set_dim(0, mid)?;
@@ -340,7 +341,9 @@ impl<'a> TensorMut<'a> {
             Some(ex) => {
                 let at = ex.range().start + usize::try_from(mid).unwrap_or(0).saturating_mul(row);
                 let (a, b) = ex.split_at(at).map_err(|_| {
-                    Error::OutOfRange("split point outside the tensor's region".into())
+                    Error::OutOfRange(RangeError::Region(
+                        "split point outside the tensor's region",
+                    ))
                 })?;
                 (Some(a), Some(b))
             }
@@ -441,9 +444,8 @@ impl<'a> TensorMut<'a> {
             Some(ex) => ex
                 .view::<T, D>(ex.range().start, dim)
                 .map_err(|e| region_error_of::<T>(e, self.dtype)),
-            None if self.count() == 0 => {
-                ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(e.to_string()))
-            }
+            None if self.count() == 0 => ArrayView::from_shape(dim, &[])
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string()))),
             None => Err(self.uninitialized()),
         }
     }
@@ -476,7 +478,7 @@ impl<'a> TensorMut<'a> {
                     .map_err(|e| region_error_of::<T>(e, dtype))
             }
             None => ArrayViewMut::from_shape(dim, &mut [])
-                .map_err(|e| Error::InvalidShape(e.to_string())),
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string()))),
         }
     }
 
@@ -544,7 +546,8 @@ impl<'a> TensorMut<'a> {
     pub fn flat<T: Element>(&self) -> Result<ArrayView<'_, T, Ix1>> {
         let n = self.count();
         self.as_slice::<T>().and_then(|s| {
-            ArrayView::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string()))
+            ArrayView::from_shape(n, s)
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
         })
     }
 
@@ -562,7 +565,8 @@ impl<'a> TensorMut<'a> {
     pub fn flat_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
         let n = self.count();
         self.as_mut_slice::<T>().and_then(|s| {
-            ArrayViewMut::from_shape(n, s).map_err(|e| Error::InvalidShape(e.to_string()))
+            ArrayViewMut::from_shape(n, s)
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
         })
     }
 
@@ -637,10 +641,15 @@ impl<'a> TensorMut<'a> {
     /// ```
     pub fn scalar_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix0>> {
         if self.num_elements() != 1 {
-            return Err(Error::SizeMismatch("Must have a one element tensor".into()));
+            return Err(Error::SizeMismatch {
+                got: self.num_elements() as u64,
+                expected: 1,
+                check: SizeCheck::OneElement,
+            });
         }
         self.as_mut_slice::<T>().and_then(|s| {
-            ArrayViewMut::from_shape((), s).map_err(|e| Error::InvalidShape(e.to_string()))
+            ArrayViewMut::from_shape((), s)
+                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
         })
     }
 }

@@ -16,7 +16,7 @@ use ndarray::{Array, ArrayView, ArrayViewMut, CowArray, Dimension, Ix0, Ix1, Ix2
 
 use crate::dtype::DataType;
 use crate::element::{Element, PodElement};
-use crate::error::{Error, Result};
+use crate::error::{Error, OverflowError, Result, ShapeError, SizeCheck};
 use crate::shape::MAX_DIMENSIONS;
 use crate::tensor::{IntoShape, Tensor};
 
@@ -53,7 +53,7 @@ fn fixed_rank<D: Dimension>(what: &str) -> Result<usize> {
 /// The element count of `dim`, checked.
 fn count<D: Dimension>(dim: &D) -> Result<usize> {
     dim.size_checked()
-        .ok_or_else(|| Error::InvalidShape("view shape overflows".into()))
+        .ok_or(Error::Overflow(OverflowError::Size { what: "view shape" }))
 }
 
 /// The product of `dims[lo..hi)`, where dims at `rank` or beyond are 1. A
@@ -196,11 +196,11 @@ impl Tensor {
         let dim = Self::sizes_dim::<D>(sizes)?;
         let n = count(&dim)?;
         if i64::try_from(n).ok() != Some(self.num_elements()) {
-            return Err(Error::SizeMismatch(format!(
-                "{} vs. {}",
-                n,
-                self.num_elements()
-            )));
+            return Err(Error::SizeMismatch {
+                got: n as u64,
+                expected: self.num_elements() as u64,
+                check: SizeCheck::Elements,
+            });
         }
         Ok(dim)
     }
@@ -501,12 +501,12 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
     fn unaligned_region<T: Element, D: Dimension>(&self, dim: D) -> Result<CowArray<'_, T, D>> {
         match self.region_view::<T, D>(dim.clone()) {
             Ok(v) => Ok(CowArray::from(v)),
-            Err(Error::Misaligned(_)) => {
+            Err(Error::Misaligned { .. }) => {
                 let n = dim.size();
                 let values = self.read_unaligned::<T>(n)?;
                 Array::from_shape_vec(dim, values)
                     .map(CowArray::from)
-                    .map_err(|e| Error::InvalidShape(e.to_string()))
+                    .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
             }
             Err(e) => Err(e),
         }
@@ -556,7 +556,11 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
         if self.num_elements() == 1 {
             Ok(())
         } else {
-            Err(Error::SizeMismatch("Must have a one element tensor".into()))
+            Err(Error::SizeMismatch {
+                got: self.num_elements() as u64,
+                expected: 1,
+                check: SizeCheck::OneElement,
+            })
         }
     }
 
@@ -578,11 +582,14 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
         };
         match (new, old) {
             (Some(a), Some(b)) if a == b => Ok(()),
-            (a, b) => Err(Error::SizeMismatch(format!(
-                "{} vs. {}",
-                a.map_or_else(|| "overflow".to_string(), |v| v.to_string()),
-                b.map_or_else(|| "overflow".to_string(), |v| v.to_string())
-            ))),
+            (Some(a), Some(b)) => Err(Error::SizeMismatch {
+                got: a as u64,
+                expected: b as u64,
+                check: SizeCheck::Elements,
+            }),
+            _ => Err(Error::Overflow(OverflowError::Size {
+                what: "bit cast byte size",
+            })),
         }
     }
 
@@ -723,11 +730,11 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
             .unwrap_or(0);
         let packed = last.saturating_mul(self.dtype().size());
         if packed == 0 || packed != std::mem::size_of::<T>() {
-            return Err(Error::SizeMismatch(format!(
-                "{} vs. {}",
-                std::mem::size_of::<T>(),
-                packed
-            )));
+            return Err(Error::SizeMismatch {
+                got: std::mem::size_of::<T>() as u64,
+                expected: packed as u64,
+                check: SizeCheck::Elements,
+            });
         }
         self.leading_dims::<D>(outer).map(Some)
     }

@@ -62,8 +62,11 @@ fn into_tensors(example: Example) -> Result<BTreeMap<String, Tensor>> {
 }
 
 fn list_tensor<T: crate::Element>(values: Vec<T>) -> Result<Tensor> {
-    let n =
-        i64::try_from(values.len()).map_err(|_| Error::InvalidShape(values.len().to_string()))?;
+    let n = i64::try_from(values.len()).map_err(|_| {
+        Error::Overflow(crate::OverflowError::Size {
+            what: "feature list length",
+        })
+    })?;
     Tensor::from_vec([n], values)
 }
 
@@ -98,11 +101,11 @@ pub fn tensors_to_example<'a>(
     let mut features = Features::default();
     for (name, tensor) in tensors {
         if tensor.dims() > 1 {
-            return Err(Error::InvalidShape(format!(
+            return Err(Error::InvalidShape(crate::ShapeError::Other(format!(
                 "tf.train.Example feature {name:?}: a feature is a list, so the tensor must be 1-D \
                  or a scalar, not of shape {}",
                 tensor.shape()
-            )));
+            ))));
         }
         let kind = match tensor.dtype() {
             DataType::String => Kind::BytesList(BytesList {
@@ -115,10 +118,13 @@ pub fn tensors_to_example<'a>(
                 value: tensor.as_slice::<i64>()?.to_vec(),
             }),
             other => {
-                return Err(Error::UnsupportedDataType(format!(
-                    "tf.train.Example feature {name:?}: dtype {other} has no feature list \
+                return Err(Error::unsupported(
+                    other,
+                    format!(
+                        "tf.train.Example feature {name:?}: dtype {other} has no feature list \
                      (string, float and int64 do)"
-                )))
+                    ),
+                ))
             }
         };
         let previous = features
@@ -156,7 +162,7 @@ pub fn tensors_to_example<'a>(
 /// ```
 pub fn parse_example(record: impl Into<Bytes>) -> Result<BTreeMap<String, Tensor>> {
     let example = Example::decode(record.into()).map_err(|e| {
-        Error::InvalidProto(format!("Could not parse bytes as tf.train.Example: {e}"))
+        Error::proto_decode(format!("Could not parse bytes as tf.train.Example: {e}"), e)
     })?;
     into_tensors(example)
 }
@@ -180,9 +186,10 @@ pub fn read_examples(
     let mut out = Vec::new();
     for (index, record) in RecordReader::open(path, compression)?.enumerate() {
         let named = parse_example(record?).map_err(|e| match e {
-            Error::InvalidProto(m) => {
-                Error::InvalidProto(format!("{}: record {index}: {m}", path.display()))
-            }
+            Error::InvalidProto { message: m, source } => Error::InvalidProto {
+                message: format!("{}: record {index}: {m}", path.display()),
+                source,
+            },
             Error::InvalidFormat { format, message } => Error::InvalidFormat {
                 format,
                 message: format!("{}: record {index}: {message}", path.display()),

@@ -70,10 +70,13 @@ pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<
     let mut out = Vec::new();
     for (index, record) in RecordReader::open(path, compression)?.enumerate() {
         let tensor = parse_tensor(record?).map_err(|e| match e {
-            Error::InvalidProto(m) => Error::InvalidProto(format!(
-                "{}: record {index} is not a serialized TensorProto: {m}",
-                path.display()
-            )),
+            Error::InvalidProto { message: m, source } => Error::InvalidProto {
+                message: format!(
+                    "{}: record {index} is not a serialized TensorProto: {m}",
+                    path.display()
+                ),
+                source,
+            },
             other => other,
         })?;
         out.push(tensor);

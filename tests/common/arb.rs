@@ -234,14 +234,14 @@ pub fn ranked_tensor() -> impl Strategy<Value = Tensor> {
 /// tensor.
 pub fn ndarray_slice(t: &Tensor, start: usize, limit: usize) -> Tensor {
     with_type!(t.dtype(), T => {
-        let v = t.view::<T>().unwrap();
+        let v = t.tensor::<T, tftensor::ndarray::IxDyn>().unwrap();
         Tensor::from_array(v.slice_axis(Axis(0), Slice::from(start..limit)).to_owned()).unwrap()
     })
 }
 
 pub fn ndarray_index(t: &Tensor, i: usize) -> Tensor {
     with_type!(t.dtype(), T => {
-        let v = t.view::<T>().unwrap();
+        let v = t.tensor::<T, tftensor::ndarray::IxDyn>().unwrap();
         Tensor::from_array(v.index_axis(Axis(0), i).to_owned()).unwrap()
     })
 }
@@ -249,7 +249,7 @@ pub fn ndarray_index(t: &Tensor, i: usize) -> Tensor {
 /// Views the tensor as its own element type; for a bit-cast tensor this may
 /// fail (misaligned, or a bool byte other than 0/1) but must not panic.
 pub fn try_view(t: &Tensor) -> Result<usize, Error> {
-    with_type!(t.dtype(), T => t.view::<T>().map(|v| v.len()))
+    with_type!(t.dtype(), T => t.tensor::<T, tftensor::ndarray::IxDyn>().map(|v| v.len()))
 }
 
 /// Sets every element of `s` to one element of `filler`.

@@ -40,14 +40,14 @@ fn variant_rules() {
     p.variant_val[0].type_name.clear();
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     // A bad nested tensor fails the whole decode.
     p.variant_val[0].type_name = "x".into();
     p.variant_val[0].tensors[0].dtype = 0;
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
 }
 
@@ -97,7 +97,7 @@ fn resource_rules() {
         c.tensor_content = content.into();
         assert!(matches!(
             Tensor::from_proto(&c),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
     }
 }
@@ -109,13 +109,13 @@ fn message_content_framing_errors() {
         // Lengths 1 and 1 but three payload bytes follow.
         p.tensor_content = Bytes::from_static(&[1, 1, 0x0a, 0x00, 0x00]);
         assert!(
-            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto(_))),
+            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto { .. })),
             "{dt}"
         );
         // A payload that is not a message.
         p.tensor_content = Bytes::from_static(&[1, 0, 0xff]);
         assert!(
-            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto(_))),
+            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto { .. })),
             "{dt}"
         );
     }
@@ -364,19 +364,19 @@ fn content_errors() {
     p.tensor_content = Bytes::from(vec![0u8; 20]);
     assert_eq!(
         Tensor::from_proto(&p).unwrap_err(),
-        Error::InvalidProto("Input size was 20 and expected 24".into())
+        Error::invalid_proto("Input size was 20 and expected 24")
     );
     p.tensor_content = Bytes::from(vec![0u8; 28]);
     assert_eq!(
         Tensor::from_proto(&p).unwrap_err(),
-        Error::InvalidProto("Input size was 28 and expected 24".into())
+        Error::invalid_proto("Input size was 28 and expected 24")
     );
     // Bool.DecodeValidate: bytes other than 0/1 are rejected.
     let mut p = proto(DataType::Bool, &[5]);
     p.tensor_content = Bytes::from_static(&[0, 1, 2, 3, 4]);
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     p.tensor_content = Bytes::from_static(&[0, 1, 1, 0, 1]);
     assert_eq!(
@@ -388,17 +388,17 @@ fn content_errors() {
     p.tensor_content = Bytes::from_static(b"\x01\x01ab!");
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     p.tensor_content = Bytes::from_static(b"\x01\x01a");
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     p.tensor_content = Bytes::from_static(b"\xff");
     assert!(matches!(
         Tensor::from_proto(&p),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     p.tensor_content = Bytes::from_static(b"\x01\x02a\xffz");
     let t = Tensor::from_proto(&p).unwrap();
@@ -429,13 +429,13 @@ fn shape_rules() {
     ] {
         let p = proto(DataType::Float, d);
         assert!(
-            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto(_))),
+            matches!(Tensor::from_proto(&p), Err(Error::InvalidProto { .. })),
             "{d:?}"
         );
     }
     assert!(matches!(
         Tensor::from_proto(&proto(DataType::Float, &[1; 255])),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     assert_eq!(
         Tensor::from_proto(&proto(DataType::Float, &[1; 254]))
@@ -476,7 +476,7 @@ fn unsupported_dtypes_are_errors() {
                 ..Default::default()
             };
             assert!(
-                matches!(Tensor::from_proto(&p), Err(Error::InvalidProto(_))),
+                matches!(Tensor::from_proto(&p), Err(Error::InvalidProto { .. })),
                 "{n} {d:?}"
             );
         }
@@ -487,7 +487,7 @@ fn unsupported_dtypes_are_errors() {
     };
     assert_eq!(
         Tensor::from_proto(&p).unwrap_err(),
-        Error::InvalidProto("Type not set".into())
+        Error::invalid_proto("Type not set")
     );
     let p = TensorProto {
         dtype: 101,
@@ -495,7 +495,7 @@ fn unsupported_dtypes_are_errors() {
     };
     assert_eq!(
         Tensor::from_proto(&p).unwrap_err(),
-        Error::InvalidProto("Unexpected type: DT_FLOAT_REF".into())
+        Error::invalid_proto("Unexpected type: DT_FLOAT_REF")
     );
 }
 
@@ -606,11 +606,14 @@ fn default_depth_limit_is_64() {
     // always in field form, so each level is two nested messages. An error,
     // no panic.
     let wire = Bytes::from(t.as_proto_field().unwrap().encode_to_vec());
-    assert!(matches!(Tensor::decode(wire), Err(Error::InvalidProto(_))));
+    assert!(matches!(
+        Tensor::decode(wire),
+        Err(Error::InvalidProto { .. })
+    ));
     let content = t.as_proto_tensor_content().unwrap();
     assert!(matches!(
         Tensor::from_proto(&content),
-        Err(Error::InvalidProto(_))
+        Err(Error::InvalidProto { .. })
     ));
     let shallow = chain(40);
     let wire = Bytes::from(shallow.as_proto_tensor_content().unwrap().encode_to_vec());

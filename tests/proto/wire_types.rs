@@ -43,7 +43,7 @@ fn every_field_and_wire_type_as_tf_parses_it() {
             parsed += 1;
         } else {
             let e = got.expect_err(&what);
-            assert!(matches!(e, Error::InvalidProto(_)), "{what}: {e}");
+            assert!(matches!(e, Error::InvalidProto { .. }), "{what}: {e}");
             refused += 1;
         }
     }
@@ -137,7 +137,7 @@ fn malformed_input_is_still_refused() {
         assert!(
             matches!(
                 Tensor::decode(Bytes::from(wire)),
-                Err(Error::InvalidProto(_))
+                Err(Error::InvalidProto { .. })
             ),
             "{h}"
         );

@@ -635,7 +635,7 @@ fn wire_errors_never_panic() {
     ] {
         assert!(matches!(
             Tensor::decode(Bytes::from_static(bad)),
-            Err(Error::InvalidProto(_))
+            Err(Error::InvalidProto { .. })
         ));
     }
     // Every truncation and single-byte corruption of a valid message is an

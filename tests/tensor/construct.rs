@@ -41,7 +41,7 @@ fn new_zero_fills_every_dtype_and_reports_sizes() {
         } else {
             assert!(matches!(
                 t.tensor_data(),
-                Err(Error::UnsupportedDataType(_))
+                Err(Error::UnsupportedDataType { .. })
             ));
         }
     }
@@ -126,7 +126,7 @@ fn failure_to_allocate_is_an_error() {
     assert!(Tensor::with_allocator(&a, DataType::Float, [0]).is_ok());
     assert!(matches!(
         Tensor::new(DataType::Complex128, [1i64 << 40, 1 << 20]),
-        Err(Error::AllocationFailed { .. })
+        Err(Error::Overflow(_))
     ));
 }
 
@@ -158,30 +158,30 @@ fn bad_input_is_an_error_never_a_panic() {
     assert!(Tensor::new(DataType::Float, vec![1i64; MAX_DIMENSIONS]).is_ok());
     assert!(matches!(
         Tensor::new(DataType::Float, [i64::MAX, 2]),
-        Err(Error::InvalidShape(_))
+        Err(Error::Overflow(_))
     ));
     assert!(matches!(
         Tensor::new(DataType::from_i32(40), [1]),
-        Err(Error::UnsupportedDataType(_))
+        Err(Error::UnsupportedDataType { .. })
     ));
     assert!(matches!(
         Tensor::new(DataType::Int8.as_ref_type(), [1]),
-        Err(Error::UnsupportedDataType(m)) if m == "Unexpected type: DT_INT8_REF"
+        Err(Error::UnsupportedDataType { message: m, .. }) if m == "Unexpected type: DT_INT8_REF"
     ));
     assert!(matches!(
         Tensor::from_buffer(DataType::Float, [2], Bytes::from_static(&[0; 7])),
-        Err(Error::SizeMismatch(m)) if m == "Input size was 7 and expected 8"
+        Err(e @ Error::SizeMismatch { .. }) if e.to_string() == "Input size was 7 and expected 8"
     ));
     assert!(matches!(
         Tensor::from_buffer(DataType::String, [1], Bytes::from_static(&[0])),
-        Err(Error::UnsupportedDataType(_))
+        Err(Error::UnsupportedDataType { .. })
     ));
     assert!(
-        matches!(Tensor::from_vec([2], vec![1u8]), Err(Error::SizeMismatch(m)) if m == "1 vs. 2")
+        matches!(Tensor::from_vec([2], vec![1u8]), Err(e @ Error::SizeMismatch { .. }) if e.to_string() == "1 vs. 2")
     );
     assert!(matches!(
         Tensor::from_slice([3], &[1u8]),
-        Err(Error::SizeMismatch(_))
+        Err(Error::SizeMismatch { .. })
     ));
 }
 

@@ -94,7 +94,7 @@ proptest! {
         }
         match try_view(&there) {
             Ok(len) => prop_assert_eq!(len as i64, n),
-            Err(Error::Misaligned(_) | Error::InvalidArgument(_)) => {}
+            Err(Error::Misaligned { .. } | Error::InvalidArgument(_)) => {}
             Err(e) => prop_assert!(false, "unexpected error {:?}", e),
         }
         let mut back = Tensor::default();

@@ -363,7 +363,16 @@ fn tensor_reshape_test_bitcast_reshape_different_size() {
 #[test]
 fn tensor_reshape_test_reshape_error() {
     let (t, _) = reshape_fixture();
-    let size = |s: &str| Error::SizeMismatch(s.into());
+    let size = |s: &str| {
+        let (got, expected) = s.split_once(" vs. ").unwrap();
+        let e = Error::SizeMismatch {
+            got: got.parse().unwrap(),
+            expected: expected.parse().unwrap(),
+            check: tftensor::SizeCheck::Elements,
+        };
+        assert_eq!(e.to_string(), s);
+        e
+    };
     assert_eq!(
         t.shaped::<f32, tftensor::ndarray::Ix0>(&[0i64; 0])
             .unwrap_err(),
