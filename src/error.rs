@@ -7,7 +7,6 @@
 //! callers match on them rather than on text.
 
 use crate::dtype::DataType;
-use crate::shape::{PartialTensorShape, TensorShape};
 use std::fmt;
 
 /// Everything that can go wrong in tftensor.
@@ -387,8 +386,9 @@ pub enum ShapeError {
     /// A partial shape where a full one is needed: `"Shape <shape> is not
     /// fully defined"`.
     NotFullyDefined {
-        /// The partial shape.
-        shape: PartialTensorShape,
+        /// The partial shape's dims, `-1` where unknown; `None` for an
+        /// unknown rank.
+        dims: Option<Vec<i64>>,
     },
     /// Any other reason (an `ndarray` shape error, a file format's rule);
     /// the text says what.
@@ -413,8 +413,8 @@ impl fmt::Display for ShapeError {
             }
             ShapeError::DimTooLarge { dim } => write!(f, "Dimension {dim} does not fit in int64"),
             ShapeError::BelowUnknown { dim } => write!(f, "Dimension {dim} must be >= -1"),
-            ShapeError::NotFullyDefined { shape } => {
-                write!(f, "Shape {shape} is not fully defined")
+            ShapeError::NotFullyDefined { dims } => {
+                write!(f, "Shape {} is not fully defined", Dims(dims.as_deref()))
             }
             ShapeError::Other(message) => f.write_str(message),
         }
@@ -695,15 +695,15 @@ pub enum SizeCheck {
     FromIndex {
         /// The start index.
         index: usize,
-        /// The shape to fill.
-        shape: TensorShape,
+        /// The dims of the shape to fill.
+        dims: Vec<i64>,
     },
     /// A reshape in place needs `got` elements, the buffer holds `expected`:
     /// `"reshape to <shape> needs <got> elements but the buffer holds
     /// <expected>"`.
     Capacity {
-        /// The new shape.
-        shape: TensorShape,
+        /// The dims of the new shape.
+        dims: Vec<i64>,
     },
 }
 
@@ -721,15 +721,42 @@ impl fmt::Display for SizeText<'_> {
             SizeCheck::Elements => write!(f, "{got} vs. {expected}"),
             SizeCheck::Bytes => write!(f, "Input size was {got} and expected {expected}"),
             SizeCheck::OneElement => f.write_str("Must have a one element tensor"),
-            SizeCheck::FromIndex { index, shape } => write!(
+            SizeCheck::FromIndex { index, dims } => write!(
                 f,
-                "{got} elements from index {index} vs. {expected} in shape {shape}"
+                "{got} elements from index {index} vs. {expected} in shape {}",
+                Dims(Some(dims))
             ),
-            SizeCheck::Capacity { shape } => write!(
+            SizeCheck::Capacity { dims } => write!(
                 f,
-                "reshape to {shape} needs {got} elements but the buffer holds {expected}"
+                "reshape to {} needs {got} elements but the buffer holds {expected}",
+                Dims(Some(dims))
             ),
         }
+    }
+}
+
+/// Dims as TF's shape `DebugString` writes them: `[2,?]`, or `<unknown>`
+/// for an unknown rank (`None`). Errors hold dims, not shapes, so that
+/// this module needs nothing from `shape`.
+struct Dims<'a>(Option<&'a [i64]>);
+
+impl fmt::Display for Dims<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(dims) = self.0 else {
+            return f.write_str("<unknown>");
+        };
+        f.write_str("[")?;
+        for (i, &d) in dims.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            if d < 0 {
+                f.write_str("?")?;
+            } else {
+                write!(f, "{d}")?;
+            }
+        }
+        f.write_str("]")
     }
 }
 
@@ -763,7 +790,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Tensor;
+    use crate::{Tensor, TensorShape};
     use bytes::Bytes;
     use std::error::Error as _;
 

@@ -1311,7 +1311,7 @@ impl PartialTensorShape {
         match &self.dims {
             Some(v) if self.is_fully_defined() => TensorShape::new(v),
             _ => Err(ShapeError::NotFullyDefined {
-                shape: self.clone(),
+                dims: self.dims.clone(),
             }
             .into()),
         }

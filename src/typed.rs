@@ -246,7 +246,7 @@ impl<T: Element> TypedTensor<T> {
             expected: n as u64,
             check: SizeCheck::FromIndex {
                 index: data_start_index,
-                shape: shape.clone(),
+                dims: shape.dim_sizes(),
             },
         })?;
         Self::wrap(Tensor::from_slice(shape, src)?)
@@ -544,7 +544,9 @@ impl<T: Element> TypedTensor<T> {
             return Err(Error::SizeMismatch {
                 got: n as u64,
                 expected: capacity as u64,
-                check: SizeCheck::Capacity { shape },
+                check: SizeCheck::Capacity {
+                    dims: shape.dim_sizes(),
+                },
             });
         }
         let old = self.tensor.shape().clone();
