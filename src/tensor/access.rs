@@ -149,7 +149,8 @@ impl Tensor {
     fn unbuffered_view<T: Element, D: Dimension>(&self, dim: D) -> Result<ArrayView<'_, T, D>> {
         let n = dim.size_checked().unwrap_or(usize::MAX);
         self.no_buffer(n)?;
-        ArrayView::from_shape(dim, &[]).map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
+        ArrayView::from_shape(dim, &[])
+            .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
     }
 
     /// Writable twin of [`Tensor::own_view`]: in place when this handle
