@@ -377,16 +377,8 @@ impl Tensor {
     /// ```
     pub fn from_vec<T: Element>(shape: impl IntoShape, values: Vec<T>) -> Result<Tensor> {
         let shape = shape.into_shape()?;
-        check_len(&shape, values.len())?;
-        if values.is_empty() {
-            return Ok(Tensor {
-                dtype: T::DTYPE,
-                shape,
-                buf: None,
-            });
-        }
-        let root = Root::from_vec(&default_allocator(), values)?;
-        Ok(Tensor::with_root(T::DTYPE, shape, root))
+        let n = values.len();
+        Tensor::from_values::<T>(shape, n, || Root::from_vec(&default_allocator(), values))
     }
 
     /// A tensor holding a copy of `values`, in a fresh 64-byte-aligned
@@ -403,16 +395,27 @@ impl Tensor {
     /// ```
     pub fn from_slice<T: Element>(shape: impl IntoShape, values: &[T]) -> Result<Tensor> {
         let shape = shape.into_shape()?;
-        check_len(&shape, values.len())?;
-        if values.is_empty() {
+        Tensor::from_values::<T>(shape, values.len(), || {
+            Root::from_slice(&default_allocator(), values)
+        })
+    }
+
+    /// `from_vec` and `from_slice`: `n` values for `shape`, held by the
+    /// root `make_root` builds (not called when there are none).
+    fn from_values<T: Element>(
+        shape: TensorShape,
+        n: usize,
+        make_root: impl FnOnce() -> Result<Root>,
+    ) -> Result<Tensor> {
+        check_len(&shape, n)?;
+        if n == 0 {
             return Ok(Tensor {
                 dtype: T::DTYPE,
                 shape,
                 buf: None,
             });
         }
-        let root = Root::from_slice(&default_allocator(), values)?;
-        Ok(Tensor::with_root(T::DTYPE, shape, root))
+        Ok(Tensor::with_root(T::DTYPE, shape, make_root()?))
     }
 
     // ----- queries -----

@@ -28,13 +28,7 @@ impl Tensor {
     /// ```
     pub fn slice(&self, start: i64, limit: i64) -> Result<Tensor> {
         let dim0 = self.leading_dim("Slice")?;
-        if !(0 <= start && start <= limit && limit <= dim0) {
-            return Err(Error::OutOfRange(RangeError::Slice {
-                start,
-                limit,
-                size: dim0,
-            }));
-        }
+        check_slice(start, limit, dim0)?;
         if start == 0 && limit == dim0 {
             return Ok(self.clone());
         }
@@ -231,5 +225,18 @@ impl Tensor {
             shape: self.shape.clone(),
             buf,
         })
+    }
+}
+
+/// TF's `Slice` bounds: `0 <= start <= limit <= dim0`.
+pub(crate) fn check_slice(start: i64, limit: i64, dim0: i64) -> Result<()> {
+    if 0 <= start && start <= limit && limit <= dim0 {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange(RangeError::Slice {
+            start,
+            limit,
+            size: dim0,
+        }))
     }
 }

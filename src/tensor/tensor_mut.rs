@@ -14,6 +14,7 @@ use crate::element::Element;
 use crate::error::{Error, RangeError, Result, ShapeError, SizeCheck};
 use crate::shape::TensorShape;
 use crate::tensor::access::region_error_of;
+use crate::tensor::sharing::check_slice;
 use crate::tensor::Tensor;
 
 /// A writable sub-tensor borrowed from a [`Tensor`]: writes go straight
@@ -234,13 +235,7 @@ impl<'a> TensorMut<'a> {
     /// ```
     pub fn into_slice(self, start: i64, limit: i64) -> Result<TensorMut<'a>> {
         let dim0 = self.leading_dim("Slice")?;
-        if !(0 <= start && start <= limit && limit <= dim0) {
-            return Err(Error::OutOfRange(RangeError::Slice {
-                start,
-                limit,
-                size: dim0,
-            }));
-        }
+        check_slice(start, limit, dim0)?;
         let mut shape = self.shape.clone();
         shape.set_dim(0, limit - start)?;
         self.rows(start, limit, shape)
