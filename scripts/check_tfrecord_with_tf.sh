@@ -5,11 +5,15 @@
 # tf.io.parse_single_example and compares every value with what the crate
 # meant to write (a manifest JSON). Exits non-zero on any mismatch.
 #
-#   scripts/check_tfrecord_with_tf.sh          # VENV: see the default below
-#   VENV=/path/to/venv scripts/check_tfrecord_with_tf.sh
+#   scripts/check_tfrecord_with_tf.sh          # makes .venv-check-tf on first use
+#   VENV=/path/to/venv scripts/check_tfrecord_with_tf.sh   # any venv with TF 2.21
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV=${VENV:-/work/venv-tf}
+VENV=${VENV:-${TF_VENV:-.venv-check-tf}}
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet 'tensorflow-cpu==2.21.*' numpy
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
