@@ -15,11 +15,16 @@ struct SharedRegion {
 }
 
 impl AsRef<[u8]> for SharedRegion {
+    #[allow(
+        clippy::unreachable,
+        reason = "share_bytes checked the range, and a shared root never changes"
+    )]
     fn as_ref(&self) -> &[u8] {
-        self.root
-            .bytes()
-            .and_then(|b| b.get(self.range.clone()))
-            .unwrap_or(&[])
+        match self.root.bytes().and_then(|b| b.get(self.range.clone())) {
+            Some(bytes) => bytes,
+            // An empty slice here would be a plausible wrong answer.
+            None => unreachable!("SharedRegion outside its byte root (a tftensor bug)"),
+        }
     }
 }
 
