@@ -43,6 +43,44 @@ pub trait Source {
     fn read(&mut self, index: usize) -> Result<Tensor>;
 }
 
+/// A source read whole into memory: named tensors, handed out by clone
+/// (which shares their buffers).
+pub struct InMemory {
+    entries: Vec<Entry>,
+    tensors: Vec<Tensor>,
+}
+
+impl InMemory {
+    /// The tensors in order, with their names.
+    pub fn new(named: impl IntoIterator<Item = (String, Tensor)>) -> InMemory {
+        let (entries, tensors) = named
+            .into_iter()
+            .map(|(name, t)| {
+                let entry = Entry {
+                    name,
+                    dtype: t.dtype(),
+                    shape: t.shape().clone(),
+                };
+                (entry, t)
+            })
+            .unzip();
+        InMemory { entries, tensors }
+    }
+}
+
+impl Source for InMemory {
+    fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        match self.tensors.get(index) {
+            Some(t) => Ok(t.clone()),
+            None => anyhow::bail!("no tensor number {index}"),
+        }
+    }
+}
+
 /// An opened input.
 pub struct Opened {
     /// Where it is and what format it has.

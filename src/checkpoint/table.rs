@@ -30,27 +30,15 @@ fn bad(file: &str, msg: impl std::fmt::Display) -> Error {
     }
 }
 
-pub(crate) fn put_varint64(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
+/// TF's `PutVarint64` (the protobuf varint, as prost writes it).
+pub(crate) fn put_varint64(out: &mut Vec<u8>, v: u64) {
+    prost::encoding::encode_varint(v, out);
 }
 
-/// Reads a varint64 from the front of `buf`, advancing it. `None` when it is
-/// truncated or longer than 10 bytes.
+/// TF's `GetVarint64`: reads a varint64 from the front of `buf`, advancing
+/// it. `None` when it is truncated, longer than 10 bytes or over 64 bits.
 pub(crate) fn get_varint64(buf: &mut &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for i in 0..10 {
-        let (&b, rest) = buf.split_first()?;
-        *buf = rest;
-        v |= u64::from(b & 0x7f).checked_shl(7 * i)?;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
+    prost::encoding::decode_varint(buf).ok()
 }
 
 fn get_varint32(buf: &mut &[u8]) -> Option<usize> {
@@ -346,6 +334,23 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Block handles and entry lengths: round trips at every length, and
+    /// truncated or 11-byte varints are refused.
+    #[test]
+    fn varints_round_trip_and_refuse_bad_input() {
+        for v in [0u64, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+            let mut out = vec![];
+            put_varint64(&mut out, v);
+            let mut rest = &out[..];
+            assert_eq!(get_varint64(&mut rest), Some(v));
+            assert!(rest.is_empty());
+        }
+        assert_eq!(get_varint64(&mut &[0xAC, 0x02, 0x07][..]), Some(300));
+        assert_eq!(get_varint64(&mut &[0x80, 0x80][..]), None);
+        assert_eq!(get_varint64(&mut &[0x80; 11][..]), None);
+        assert_eq!(get_varint32(&mut &[0x80, 0x80, 0x80, 0x80, 0x10][..]), None);
+    }
 
     #[test]
     fn separators_follow_leveldb() {

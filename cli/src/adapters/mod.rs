@@ -20,10 +20,10 @@ pub fn open(at: &Located, options: &ReadOptions) -> Result<Box<dyn Source>> {
         Format::Checkpoint => Box::new(checkpoint::Checkpoint::open(path, options.mmap)?),
         Format::Tensorproto => Box::new(tensorproto::ProtoFile::open(path)?),
         Format::TensorprotoDir => Box::new(tensorproto::ProtoDir::open(path)?),
-        Format::Tfrecord => Box::new(tfrecord::Records::open(path, at.compression)?),
+        Format::Tfrecord => Box::new(tfrecord::open(path, at.compression)?),
         Format::Npy => Box::new(npy::Npy::open(path, options.npy_dtype)?),
         Format::Npz => Box::new(npy::Npz::open(path, options.npy_dtype)?),
-        Format::Safetensors => Box::new(safetensors::Safetensors::open(path, options.mmap)?),
+        Format::Safetensors => Box::new(safetensors::open(path, options.mmap)?),
     })
 }
 

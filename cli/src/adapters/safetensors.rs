@@ -2,12 +2,12 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use tftensor::{safetensors, DataType, Tensor};
 
 use crate::error::at;
 use crate::sink::Sink;
-use crate::source::{Entry, Source};
+use crate::source::InMemory;
 use crate::staged::StagedFile;
 
 /// The dtypes `tftensor::safetensors` maps to safetensors dtypes (checked
@@ -38,48 +38,18 @@ pub fn can_hold(dtype: DataType) -> bool {
     HELD.contains(&dtype)
 }
 
-/// A `.safetensors` file, read whole.
-pub struct Safetensors {
-    entries: Vec<Entry>,
-    tensors: Vec<Tensor>,
-}
-
-impl Safetensors {
-    /// Reads the file, or maps it with `mmap` (see `--mmap`).
-    pub fn open(path: &Path, mmap: bool) -> Result<Safetensors> {
-        let loaded = if mmap {
-            // SAFETY: `--mmap` is the user's promise that the file is not
-            // modified or truncated while this process runs; the process
-            // itself only reads it.
-            unsafe { safetensors::load_mmap(path) }
-        } else {
-            safetensors::load(path)
-        }
-        .map_err(|e| at(path, e))?;
-        let entries = loaded
-            .iter()
-            .map(|(name, t)| Entry {
-                name: name.clone(),
-                dtype: t.dtype(),
-                shape: t.shape().clone(),
-            })
-            .collect();
-        let tensors = loaded.into_iter().map(|(_, t)| t).collect();
-        Ok(Safetensors { entries, tensors })
+/// A `.safetensors` file, read whole (or mapped with `mmap`, see `--mmap`).
+pub fn open(path: &Path, mmap: bool) -> Result<InMemory> {
+    let loaded = if mmap {
+        // SAFETY: `--mmap` is the user's promise that the file is not
+        // modified or truncated while this process runs; the process
+        // itself only reads it.
+        unsafe { safetensors::load_mmap(path) }
+    } else {
+        safetensors::load(path)
     }
-}
-
-impl Source for Safetensors {
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        match self.tensors.get(index) {
-            Some(t) => Ok(t.clone()),
-            None => bail!("no tensor number {index}"),
-        }
-    }
+    .map_err(|e| at(path, e))?;
+    Ok(InMemory::new(loaded))
 }
 
 /// Collects the tensors (shared, not copied) and writes the file at the

@@ -6,49 +6,24 @@
 use std::fs::File;
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use tftensor::tfrecord::{read_tensors, serialize_tensor, Compression, RecordWriter};
 use tftensor::Tensor;
 
 use crate::error::{at, at_tensor};
 use crate::sink::Sink;
-use crate::source::{Entry, Source};
+use crate::source::InMemory;
 use crate::staged::StagedFile;
 
-/// A TFRecord file, read whole.
-pub struct Records {
-    entries: Vec<Entry>,
-    tensors: Vec<Tensor>,
-}
-
-impl Records {
-    /// Reads every record as a tensor.
-    pub fn open(path: &Path, compression: Compression) -> Result<Records> {
-        let tensors = read_tensors(path, compression).map_err(|e| at(path, e))?;
-        let entries = tensors
-            .iter()
+/// A TFRecord file, read whole: every record as a tensor, named by index.
+pub fn open(path: &Path, compression: Compression) -> Result<InMemory> {
+    let tensors = read_tensors(path, compression).map_err(|e| at(path, e))?;
+    Ok(InMemory::new(
+        tensors
+            .into_iter()
             .enumerate()
-            .map(|(i, t)| Entry {
-                name: i.to_string(),
-                dtype: t.dtype(),
-                shape: t.shape().clone(),
-            })
-            .collect();
-        Ok(Records { entries, tensors })
-    }
-}
-
-impl Source for Records {
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        match self.tensors.get(index) {
-            Some(t) => Ok(t.clone()),
-            None => bail!("no tensor number {index}"),
-        }
-    }
+            .map(|(i, t)| (i.to_string(), t)),
+    ))
 }
 
 /// Writes one record per tensor.
