@@ -5,14 +5,20 @@
 //!
 //! Each path is a criterion benchmark `views_<op>/<path>/<n>`; each pair
 //! (ours, raw ndarray of the same rank) also gets an interleaved A/B ratio
-//! (`common::paired`), which is what BENCHMARKS.md reports.
+//! (`common::paired`), which is what BENCHMARKS.md reports. Two baselines:
+//! the owned `Array` (no view built at all) and ndarray's own view of the
+//! same slice (`ArrayView*::from_shape`, what any view costs), so a ratio
+//! against the second isolates our view path.
 
 mod common;
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ndarray::{Array1, Array2, ArrayD, ArrayView1, ArrayView2, ArrayViewD, Ix2, IxDyn};
+use ndarray::{
+    Array1, Array2, ArrayD, ArrayView1, ArrayView2, ArrayViewD, ArrayViewMut1, ArrayViewMut2,
+    ArrayViewMutD, Ix2, IxDyn,
+};
 use tftensor::{Tensor, TypedTensor};
 
 /// (label, rows, cols); rows * cols elements.
@@ -114,6 +120,8 @@ fn run(c: &mut Criterion, group: &str, label: &str, bytes: Option<u64>, mut path
 fn sum(c: &mut Criterion) {
     for (label, rows, cols) in sizes() {
         let d = data(rows, cols, 0);
+        let n = rows * cols;
+        let s: &[f32] = d.a1.as_slice().unwrap();
         let paths: Vec<Path<'_>> = vec![
             (
                 "tensor_flat",
@@ -151,6 +159,29 @@ fn sum(c: &mut Criterion) {
                 "typed_view",
                 Box::new(|| sink(black_box(black_box(&d.typed).view().sum()))),
             ),
+            // ndarray's own views over a slice: what any view costs.
+            (
+                "arrayview1_from_shape",
+                Box::new(|| {
+                    let v = ArrayView1::from_shape(black_box(n), black_box(s)).unwrap();
+                    sink(black_box(v.sum()))
+                }),
+            ),
+            (
+                "arrayview2_from_shape",
+                Box::new(|| {
+                    let v = ArrayView2::from_shape(black_box((rows, cols)), black_box(s)).unwrap();
+                    sink(black_box(v.sum()))
+                }),
+            ),
+            (
+                "arrayviewd_from_shape",
+                Box::new(|| {
+                    let v = ArrayViewD::from_shape(IxDyn(black_box(&[rows, cols])), black_box(s))
+                        .unwrap();
+                    sink(black_box(v.sum()))
+                }),
+            ),
             (
                 "typed_view_d",
                 Box::new(|| {
@@ -180,6 +211,9 @@ fn axpy(c: &mut Criterion) {
         let mut a1 = Array1::from_vec(yv.clone());
         let mut a2 = Array2::from_shape_vec((rows, cols), yv.clone()).unwrap();
         let mut ad = ArrayD::from_shape_vec(IxDyn(&[rows, cols]), yv.clone()).unwrap();
+        let (mut y1, mut y2, mut yd) = (yv.clone(), yv.clone(), yv.clone());
+        let xs: &[f32] = x.a1.as_slice().unwrap();
+        let n = rows * cols;
         let paths: Vec<Path<'_>> = vec![
             (
                 "tensor_flat",
@@ -234,6 +268,40 @@ fn axpy(c: &mut Criterion) {
                     y.tensor_mut::<Ix2>()
                         .unwrap()
                         .scaled_add(A, &x.typed.tensor::<Ix2>().unwrap())
+                }),
+            ),
+            // ndarray's own views over slices: what any pair of views costs.
+            (
+                "arrayview1_from_shape",
+                Box::new(move || {
+                    ArrayViewMut1::from_shape(black_box(n), black_box(&mut y1[..]))
+                        .unwrap()
+                        .scaled_add(A, &ArrayView1::from_shape(black_box(n), xs).unwrap())
+                }),
+            ),
+            (
+                "arrayview2_from_shape",
+                Box::new(move || {
+                    ArrayViewMut2::from_shape(black_box((rows, cols)), black_box(&mut y2[..]))
+                        .unwrap()
+                        .scaled_add(
+                            A,
+                            &ArrayView2::from_shape(black_box((rows, cols)), xs).unwrap(),
+                        )
+                }),
+            ),
+            (
+                "arrayviewd_from_shape",
+                Box::new(move || {
+                    ArrayViewMutD::from_shape(
+                        IxDyn(black_box(&[rows, cols])),
+                        black_box(&mut yd[..]),
+                    )
+                    .unwrap()
+                    .scaled_add(
+                        A,
+                        &ArrayViewD::from_shape(IxDyn(black_box(&[rows, cols])), xs).unwrap(),
+                    )
                 }),
             ),
         ];

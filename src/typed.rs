@@ -593,6 +593,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert_eq!(v[[1, 2]], 5.0);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn view(&self) -> ArrayViewD<'_, T> {
         // The invariant makes the elements viewable, and the shape covers
         // exactly them.
@@ -614,6 +615,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert_eq!(t.as_slice(), &[1.5; 4]);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn view_mut(&mut self) -> Result<ArrayViewMutD<'_, T>> {
         self.tensor.tensor_mut::<T, IxDyn>()
     }
@@ -632,6 +634,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert!(t.tensor::<Ix3>().is_err());
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn tensor<D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
         self.tensor.tensor::<T, D>()
     }
@@ -649,6 +652,7 @@ impl<T: Element> TypedTensor<T> {
     /// assert_eq!(t.as_slice(), &[0, 3, 0, 3]);
     /// # Ok::<(), tftensor::Error>(())
     /// ```
+    #[inline]
     pub fn tensor_mut<D: Dimension>(&mut self) -> Result<ArrayViewMut<'_, T, D>> {
         self.tensor.tensor_mut::<T, D>()
     }

@@ -519,16 +519,47 @@ impl Root {
         dim: D,
     ) -> std::result::Result<ArrayView<'_, T, D>, RegionError> {
         let n = dim.size_checked().ok_or(RegionError::Bounds)?;
-        let p = if n == 0 {
-            NonNull::dangling()
-        } else {
-            self.region::<T>(range, n)?
-        };
-        // SAFETY: `region` checked that `n` = the product of `dim` valid,
+        let p = self.view_ptr::<T>(range, n)?;
+        // SAFETY: `view_ptr` checked that `n` = the product of `dim` valid,
         // aligned `T`s are at `p` (or `n == 0` and `p` is dangling but
         // aligned); row-major strides stay inside them; nothing writes
         // them while the view borrows `self`.
         Ok(unsafe { ArrayView::from_shape_ptr(dim, p.as_ptr()) })
+    }
+
+    /// [`Root::view`] without the reason for a failure: the failure
+    /// gives `dim` back. Its result is a view or a `D`, small enough to
+    /// stay in registers, which a `Result` with an error payload is not
+    /// (its copy cost the typed accessors a store-forwarding stall).
+    #[inline(always)]
+    pub(crate) fn try_view<T: Stored, D: Dimension>(
+        &self,
+        range: Range<usize>,
+        dim: D,
+    ) -> std::result::Result<ArrayView<'_, T, D>, D> {
+        let Some(n) = dim.size_checked() else {
+            return Err(dim);
+        };
+        let Ok(p) = self.view_ptr::<T>(range, n) else {
+            return Err(dim);
+        };
+        // SAFETY: as in `view`: `view_ptr` checked the `n` elements at `p`.
+        Ok(unsafe { ArrayView::from_shape_ptr(dim, p.as_ptr()) })
+    }
+
+    /// [`Root::region`] for a view: `n == 0` needs no memory, and gets a
+    /// dangling (aligned) pointer.
+    #[inline(always)]
+    fn view_ptr<T: Stored>(
+        &self,
+        range: Range<usize>,
+        n: usize,
+    ) -> std::result::Result<NonNull<T>, RegionError> {
+        if n == 0 {
+            Ok(NonNull::dangling())
+        } else {
+            self.region::<T>(range, n)
+        }
     }
 }
 

@@ -142,6 +142,34 @@ impl Tensor {
         }
     }
 
+    /// The accessors' fast path: [`Tensor::own_view`] when it succeeds on
+    /// a buffered tensor, else `dim` back, for `own_view` to explain.
+    /// Never fails where `own_view` succeeds, never succeeds where it
+    /// fails (both are `Root::view`'s checks).
+    #[inline(always)]
+    pub(crate) fn try_own_view<T: Element, D: Dimension>(
+        &self,
+        dim: D,
+    ) -> std::result::Result<ArrayView<'_, T, D>, D> {
+        debug_assert!(T::DTYPE == self.dtype);
+        match &self.buf {
+            Some(buf) => buf.root.try_view::<T, D>(buf.offset..buf.root.len(), dim),
+            None => Err(dim),
+        }
+    }
+
+    /// [`Tensor::own_view`] out of line: what the accessors call when
+    /// [`Tensor::try_own_view`] refused, so their inlined fast path stays
+    /// small.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn own_view_cold<T: Element, D: Dimension>(
+        &self,
+        dim: D,
+    ) -> Result<ArrayView<'_, T, D>> {
+        self.own_view(dim)
+    }
+
     /// A view of a tensor without a buffer: empty, or TF's
     /// "uninitialized Tensor" error.
     #[cold]
