@@ -255,7 +255,9 @@ impl Decode<'_> {
                     "Unable to parse VariantTensorDataProto of element {i}: {e}"
                 ))
             })?;
-            rest = rest.get(elem.len()..).unwrap_or_default();
+            rest = rest
+                .get(elem.len()..)
+                .ok_or_else(|| self.loss("variant bytes run past the entry's size"))?;
             let raw: [u8; 4] = rest
                 .get(..4)
                 .and_then(|b| b.try_into().ok())
@@ -266,7 +268,9 @@ impl Decode<'_> {
                 )));
             }
             crc = crc32c::extend(crc, &raw);
-            rest = rest.get(4..).unwrap_or_default();
+            rest = rest
+                .get(4..)
+                .ok_or_else(|| self.loss("truncated variant checksum"))?;
             out.push(variant_from_proto(&proto, &mut ctx)?);
         }
         self.check_crc(crc, file)?;

@@ -227,10 +227,13 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
                 table.len()
             ))
         })?;
-    let all = table.get(offset..end).unwrap_or_default();
-    let (contents, trailer) = all.split_at(size);
-    let kind = trailer.first().copied().unwrap_or_default();
-    let stored = get_fixed32(trailer, 1).unwrap_or_default();
+    // `end` was checked above, so these cannot fail; if they did, the
+    // block is reported as corrupt rather than read as something else.
+    let corrupt = || Error::DataLoss(format!("{file}: bad block at offset {offset}"));
+    let all = table.get(offset..end).ok_or_else(corrupt)?;
+    let (contents, trailer) = all.split_at_checked(size).ok_or_else(corrupt)?;
+    let kind = trailer.first().copied().ok_or_else(corrupt)?;
+    let stored = get_fixed32(trailer, 1).ok_or_else(corrupt)?;
     let actual = crc32c::extend(crc32c::value(contents), &[kind]);
     if crc32c::unmask(stored) != actual {
         return Err(Error::DataLoss(format!(
@@ -279,7 +282,7 @@ fn for_each_in_block(
         key.truncate(shared);
         key.extend_from_slice(delta);
         f(&key, value)?;
-        rest = rest.get(non_shared + value_len..).unwrap_or_default();
+        rest = rest.get(non_shared + value_len..).ok_or_else(corrupt)?;
     }
     Ok(())
 }
