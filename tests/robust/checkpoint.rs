@@ -86,5 +86,6 @@ fn truncated_and_corrupted_bundles_never_panic_or_overallocate() {
             }
         }
     }
-    assert!(checked > 5_000, "{checked}");
+    // Every byte of every file (every 7th under valgrind) was tried.
+    assert!(checked > 5_000 / step, "{checked}");
 }

@@ -86,5 +86,11 @@ fn truncated_and_corrupted_records_never_panic_or_overallocate() {
             }
         }
     }
-    assert!(checked > 10_000, "{checked}");
+    // Fewer positions of the larger files under valgrind (see `positions`).
+    let floor = if std::env::var_os("TFTENSOR_UNDER_VALGRIND").is_some() {
+        5_000
+    } else {
+        10_000
+    };
+    assert!(checked > floor, "{checked}");
 }
