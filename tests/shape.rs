@@ -44,3 +44,20 @@ fn partial_shapes() {
         "PartialTensorShape: Incompatible ranks during merge: 2 vs. 1"
     );
 }
+
+#[test]
+fn rank6_small_dims_round_trip_inline() {
+    let s = TensorShape::new(&[2, 3, 4, 5, 6, 7]).unwrap();
+    assert_eq!(std::mem::size_of::<TensorShape>(), 24);
+    assert_eq!(s.dim_sizes(), vec![2, 3, 4, 5, 6, 7]);
+    assert_eq!(s.num_elements(), 5040);
+    let t = Tensor::new(DataType::Int8, &s).unwrap();
+    assert_eq!(
+        t.tensor::<i8, tftensor::ndarray::IxDyn>().unwrap().shape(),
+        &[2, 3, 4, 5, 6, 7]
+    );
+    assert_eq!(
+        t.sub_slice(1).unwrap().shape().dim_sizes(),
+        vec![3, 4, 5, 6, 7]
+    );
+}

@@ -1,7 +1,9 @@
-//! Thread safety: the public types are `Send + Sync` (checked at compile
-//! time), and copy-on-write keeps every reader's view unchanged while other
+//! Thread and unwind safety: the public types are `Send + Sync` and the
+//! tensors `UnwindSafe + RefUnwindSafe` (checked at compile time), and
+//! copy-on-write keeps every reader's view unchanged while other
 //! threads write through their own handles.
 
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
@@ -233,4 +235,16 @@ fn typed_tensors_copy_on_write_across_threads() {
         }
     });
     assert_eq!(base, pristine);
+}
+
+#[test]
+fn tensors_are_unwind_safe() {
+    fn check<T: UnwindSafe + RefUnwindSafe>() {}
+    check::<Tensor>();
+    check::<TypedTensor<f32>>();
+    check::<TypedTensor<Bytes>>();
+    check::<TypedTensor<tftensor::Variant>>();
+    let t = Tensor::from(1.0f32);
+    let r = std::panic::catch_unwind(|| t.scalar::<f32>().unwrap()[()]);
+    assert_eq!(r.unwrap(), 1.0);
 }

@@ -753,3 +753,18 @@ fn new_zero_fills_and_shapes_take_usize_and_unit() {
     s.reshape([1usize, 1]).unwrap();
     assert_eq!(s[[0, 0]], 1.5);
 }
+
+#[test]
+fn flat_index_whatever_the_rank() {
+    let mut t = TypedTensor::from_fn([2, 3], |i| i as i32).unwrap();
+    assert_eq!(t[4], 4);
+    assert_eq!(t[[1, 1]], 4);
+    let shared = t.clone();
+    t[5] = 50;
+    assert_eq!(t[[1, 2]], 50);
+    assert_eq!(shared[5], 5);
+    let sum: i32 = (0..t.len()).map(|i| t[i]).sum();
+    assert_eq!(sum, 1 + 2 + 3 + 4 + 50);
+    let r = std::panic::catch_unwind(|| shared[6]);
+    assert!(r.is_err());
+}

@@ -1089,3 +1089,23 @@ fn every_shape_argument_takes_into_shape() {
 fn shape_of(dims: &[i64]) -> tftensor::TensorShape {
     tftensor::TensorShape::new(dims).unwrap()
 }
+
+#[test]
+fn flat_inner_dims_of_a_scalar_pads_with_ones() {
+    let t = Tensor::from(5.0f32);
+    assert_eq!(t.flat_inner_dims::<f32, Ix2>().unwrap().shape(), &[1, 1]);
+    assert_eq!(t.flat_inner_dims::<f32, Ix1>().unwrap().shape(), &[1]);
+    assert_eq!(t.flat_inner_dims::<f32, Ix3>().unwrap()[[0, 0, 0]], 5.0);
+    let mut m = Tensor::from(1i32);
+    m.flat_inner_dims_mut::<i32, Ix2>().unwrap()[[0, 0]] = 3;
+    assert_eq!(m.scalar::<i32>().unwrap()[()], 3);
+}
+
+#[test]
+fn views_of_a_slice_cannot_reach_the_parent() {
+    let parent = Tensor::from_vec([10, 1], (0..10).collect::<Vec<i32>>()).unwrap();
+    let s = parent.slice(2, 4).unwrap();
+    assert!(s.bit_casted_shaped::<i32, Ix1>(&[8]).is_err());
+    assert!(s.shaped::<i32, Ix1>(&[8]).is_err());
+    assert_eq!(s.shaped::<i32, Ix1>(&[2]).unwrap().to_vec(), vec![2, 3]);
+}

@@ -388,3 +388,18 @@ fn misaligned_elements_encode_in_both_forms() {
         u.as_proto_field().unwrap().encode_to_vec()
     );
 }
+
+#[test]
+fn fill_description_counts_sizeof_tstring_per_string() {
+    let t = Tensor::from_vec([2], vec![Bytes::from("a"), Bytes::from("bc")]).unwrap();
+    assert_eq!(t.allocation_description().unwrap().requested_bytes, 48);
+    let d = t.fill_description();
+    assert_eq!(
+        d.allocation_description.unwrap().requested_bytes,
+        48,
+        "TF: 2 * sizeof(tstring)"
+    );
+    // POD tensors are unchanged: their bytes.
+    let f = Tensor::new(DataType::Float, [3]).unwrap();
+    assert_eq!(f.allocation_description().unwrap().requested_bytes, 12);
+}

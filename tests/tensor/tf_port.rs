@@ -1045,13 +1045,14 @@ fn tensor_slice_basic() {
     {
         // General.
         let mut x = Tensor::new(DataType::Float, [10, 4, 36]).unwrap();
-        // Known values (through x's own view: a slice's writes would be
-        // private to the slice).
-        {
-            let mut tx = x.tensor_mut::<f32, Ix3>().unwrap();
-            for i in 0..10 {
-                tx.slice_mut(s![i, .., ..]).fill(i as f32);
-            }
+        // Fills in known values, as TF does: through slices that write
+        // into `x` (`slice_mut`; an owned `slice` would copy on write).
+        for i in 0..10 {
+            x.slice_mut(i, i + 1)
+                .unwrap()
+                .flat_mut::<f32>()
+                .unwrap()
+                .fill(i as f32);
         }
         // A simple slice along dim0.
         let y = x.slice(4, 8).unwrap();
@@ -1101,19 +1102,27 @@ fn tensor_slice_basic() {
             .is_same_size(&TensorShape::new(&[4, 0, 36]).unwrap()));
     }
     {
-        // Unaligned access via a slice.
+        // Unaligned access via a slice, written into `x` as TF does.
         let mut x = Tensor::new(DataType::Float, [30]).unwrap();
         x.flat_mut::<f32>().unwrap().fill(0.0);
-        let mut y = x.slice(1, 13).unwrap();
+        {
+            let mut y = x.slice_mut(1, 13).unwrap();
+            y.flat_mut::<f32>().unwrap().fill(1.0);
+            assert!(y.flat::<f32>().unwrap().iter().all(|&v| v == 1.0));
+        }
+        let y = x.slice(1, 13).unwrap();
         assert!(!y.is_aligned());
-        y.flat_mut::<f32>().unwrap().fill(1.0);
         for i in 0..y.num_elements() as usize {
             assert_eq!(y.unaligned_flat::<f32>().unwrap()[i], 1.0);
         }
-        assert!(
-            x.flat::<f32>().unwrap().iter().all(|&v| v == 0.0),
-            "x never sees y's writes"
-        );
+        let fx = x.flat::<f32>().unwrap();
+        assert_eq!(fx[0], 0.0);
+        assert!(fx.iter().skip(1).take(12).all(|&v| v == 1.0));
+        assert_eq!(fx[13], 0.0);
+        // An owned slice still copies on write: `x` never sees it.
+        let mut z = x.slice(1, 13).unwrap();
+        z.flat_mut::<f32>().unwrap().fill(2.0);
+        assert!(x.flat::<f32>().unwrap().iter().all(|&v| v != 2.0));
     }
 }
 
@@ -1122,11 +1131,13 @@ fn tensor_sub_slice_basic() {
     {
         // General.
         let mut x = Tensor::new(DataType::Float, [10, 4, 36]).unwrap();
-        {
-            let mut tx = x.tensor_mut::<f32, Ix3>().unwrap();
-            for i in 0..10 {
-                tx.slice_mut(s![i, .., ..]).fill(i as f32);
-            }
+        // Fills in known values, through sub-slices that write into `x`.
+        for i in 0..10 {
+            x.sub_slice_mut(i)
+                .unwrap()
+                .flat_mut::<f32>()
+                .unwrap()
+                .fill(i as f32);
         }
         // A simple sub-slice along dim0.
         let y = x.sub_slice(5).unwrap();
@@ -1148,12 +1159,20 @@ fn tensor_sub_slice_basic() {
         // Unaligned access via a sub-slice.
         let mut x = Tensor::new(DataType::Float, [30, 5]).unwrap();
         x.flat_mut::<f32>().unwrap().fill(0.0);
-        let mut y = x.sub_slice(1).unwrap();
+        x.sub_slice_mut(1)
+            .unwrap()
+            .flat_mut::<f32>()
+            .unwrap()
+            .fill(1.0);
+        let y = x.sub_slice(1).unwrap();
         assert!(!y.is_aligned());
-        y.flat_mut::<f32>().unwrap().fill(1.0);
         for i in 0..y.num_elements() as usize {
             assert_eq!(y.unaligned_flat::<f32>().unwrap()[i], 1.0);
         }
+        let fx = x.flat::<f32>().unwrap();
+        assert!(fx.iter().take(5).all(|&v| v == 0.0));
+        assert!(fx.iter().skip(5).take(5).all(|&v| v == 1.0));
+        assert!(fx.iter().skip(10).all(|&v| v == 0.0));
     }
 }
 
