@@ -523,10 +523,7 @@ fn try_from_checks_dtype_initialization_alignment_and_bools() {
         vec![1, 2]
     );
     // Bytes 1..5 of a u8 tensor, seen as two u16: misaligned.
-    let bytes = Tensor::from_vec([5], vec![0u8, 1, 0, 2, 0]).unwrap();
-    let mut odd = Tensor::default();
-    odd.bitcast_from(&bytes.slice(1, 5).unwrap(), DataType::UInt16, [2])
-        .unwrap();
+    let odd = common::at_odd_address(&[1, 0, 2, 0], DataType::UInt16, &[2]);
     assert!(matches!(
         TypedTensor::<u16>::try_from(odd),
         Err(Error::Misaligned { .. })

@@ -148,6 +148,21 @@ pub fn allocated<R>(f: impl FnOnce() -> R) -> (usize, R) {
 }
 
 /// TF's `Tensor_String.Simple` tensor: six words in a `[3, 2]` string tensor.
+/// `payload` seen as a `dtype` tensor of `dims` one byte past a 64-byte
+/// boundary (TF's case: a uint8 tensor sliced at an odd offset, then
+/// bit-cast), so any element wider than a byte is misaligned. Only the
+/// returned tensor holds the buffer.
+pub fn at_odd_address(payload: &[u8], dtype: tftensor::DataType, dims: &[i64]) -> Tensor {
+    let mut raw = vec![0u8];
+    raw.extend_from_slice(payload);
+    let bytes = Tensor::from_slice([raw.len() as i64], &raw).unwrap();
+    let mut t = Tensor::default();
+    t.bitcast_from(&bytes.slice(1, raw.len() as i64).unwrap(), dtype, dims)
+        .unwrap();
+    assert_eq!(t.data_ptr().unwrap() as usize % 64, 1);
+    t
+}
+
 pub fn string_simple() -> Tensor {
     let words = ["hello", "world", "machine", "learning", "new", "york"];
     Tensor::from_vec(

@@ -362,10 +362,7 @@ fn fill_description_reports_the_root_buffer() {
 /// float is readable; TF writes `float_val: 1.0` (and the content form).
 #[test]
 fn misaligned_elements_encode_in_both_forms() {
-    let bytes = Tensor::from_vec([5], vec![0u8, 0, 0, 0x80, 0x3f]).unwrap();
-    let odd = bytes.slice(1, 5).unwrap();
-    let mut f = Tensor::default();
-    f.bitcast_from(&odd, DataType::Float, [1]).unwrap();
+    let f = common::at_odd_address(&[0, 0, 0x80, 0x3f], DataType::Float, &[1]);
     let field = f.as_proto_field().unwrap();
     assert_eq!(field.float_val, [1.0]);
     let wire = field.encode_to_vec();
@@ -374,11 +371,11 @@ fn misaligned_elements_encode_in_both_forms() {
     let content = f.as_proto_tensor_content().unwrap();
     assert_eq!(&content.tensor_content[..], &[0, 0, 0x80, 0x3f]);
     // uint64 from 8 bytes at offset 1.
-    let mut b = vec![9u8];
-    b.extend(0x0102_0304_0506_0708u64.to_le_bytes());
-    let src = Tensor::from_vec([9], b).unwrap().slice(1, 9).unwrap();
-    let mut u = Tensor::default();
-    u.bitcast_from(&src, DataType::UInt64, [1]).unwrap();
+    let u = common::at_odd_address(
+        &0x0102_0304_0506_0708u64.to_le_bytes(),
+        DataType::UInt64,
+        &[1],
+    );
     assert_eq!(
         u.as_proto_field().unwrap().uint64_val,
         [0x0102_0304_0506_0708]

@@ -6,26 +6,18 @@
 use tftensor::ndarray::{Ix1, Ix2};
 use tftensor::{DataType, Error, Tensor};
 
+use crate::common::at_odd_address;
+
 /// The repro: `[0,0,0,0x80,0x3f]` as uint8, `.slice(1,5)`, bitcast
-/// to float `[1]`: the float sits at an odd address.
+/// to float `[1]`: the float 1.0 at an odd address.
 fn misaligned_float() -> Tensor {
-    let bytes = Tensor::from_vec([5], vec![0u8, 0, 0, 0x80, 0x3f]).unwrap();
-    let mut f = Tensor::default();
-    f.bitcast_from(&bytes.slice(1, 5).unwrap(), DataType::Float, [1])
-        .unwrap();
-    f
+    at_odd_address(&[0, 0, 0x80, 0x3f], DataType::Float, &[1])
 }
 
 /// Two uint64 values, 1 and 2, at an odd address.
 fn misaligned_u64() -> Tensor {
-    let mut raw = vec![0u8; 17];
-    raw[1] = 1;
-    raw[9] = 2;
-    let bytes = Tensor::from_vec([17], raw).unwrap();
-    let mut u = Tensor::default();
-    u.bitcast_from(&bytes.slice(1, 17).unwrap(), DataType::UInt64, [2])
-        .unwrap();
-    u
+    let raw: Vec<u8> = [1u64, 2].iter().flat_map(|v| v.to_le_bytes()).collect();
+    at_odd_address(&raw, DataType::UInt64, &[2])
 }
 
 #[test]
