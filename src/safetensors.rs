@@ -56,10 +56,7 @@ const N_LEN: usize = 8;
 const LARGE: usize = 4 << 20;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "safetensors",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("safetensors", message.to_string()).with_path(what)
 }
 
 /// The TF dtype of a safetensors dtype, if TF has the same format.

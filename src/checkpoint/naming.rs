@@ -32,9 +32,9 @@ pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
         if state.is_file() {
             let text =
                 std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), &e))?;
-            let latest = latest_checkpoint(&text).ok_or_else(|| Error::InvalidFormat {
-                format: "checkpoint state",
-                message: format!("{}: no model_checkpoint_path", state.display()),
+            let latest = latest_checkpoint(&text).ok_or_else(|| {
+                Error::invalid_format("checkpoint state", "no model_checkpoint_path")
+                    .with_path(state.display())
             })?;
             let latest = PathBuf::from(latest);
             return Ok(if latest.is_absolute() {
@@ -43,10 +43,7 @@ pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
                 path.join(latest)
             });
         }
-        return Err(Error::NotFound(format!(
-            "{}: neither a SavedModel (variables/variables.index) nor a checkpoint directory (checkpoint state file)",
-            path.display()
-        )));
+        return Err(Error::not_found("neither a SavedModel (variables/variables.index) nor a checkpoint directory (checkpoint state file)").with_path(path.display()));
     }
     if path.extension().is_some_and(|e| e == "index") && path.is_file() {
         return Ok(path.with_extension(""));

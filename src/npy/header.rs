@@ -74,10 +74,7 @@ impl Header {
 }
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "npy",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("npy", message.to_string()).with_path(what)
 }
 
 /// Reads the fixed prefix: returns the header length field's size (2 or 4),
@@ -116,7 +113,7 @@ pub(crate) fn parse_prefix(prefix: &[u8], what: &str) -> Result<(usize, usize, b
 }
 
 pub(crate) fn truncated(what: &str, part: &str) -> Error {
-    Error::DataLoss(format!("npy: {what}: truncated in {part}"))
+    Error::data_loss(format!("npy: truncated in {part}")).with_path(what)
 }
 
 /// Parses the header text (after the prefix). `data_offset` is prefix plus

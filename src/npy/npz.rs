@@ -25,11 +25,8 @@ const MAX_DEFLATE_RATIO: u64 = 1032;
 fn zip_err(what: &str, e: ZipError) -> Error {
     match e {
         ZipError::Io(io) => Error::io(what, &io),
-        ZipError::FileNotFound => Error::NotFound(format!("npz: {what}: member not found")),
-        other => Error::InvalidFormat {
-            format: "npz",
-            message: format!("{what}: {other}"),
-        },
+        ZipError::FileNotFound => Error::not_found("npz: member not found").with_path(&what),
+        other => Error::invalid_format("npz", other.to_string()).with_path(&what),
     }
 }
 
@@ -222,7 +219,7 @@ impl<R: Read + Seek> NpzReader<R> {
     fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
         let key = name.strip_suffix(".npy").unwrap_or(name);
         let &(_, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
-            Error::NotFound(format!("npz: {}: no array named {name:?}", self.what))
+            Error::not_found(format!("npz: no array named {name:?}")).with_path(&self.what)
         })?;
         let archive_what = self.what.clone();
         let mut member = self
@@ -234,20 +231,25 @@ impl<R: Read + Seek> NpzReader<R> {
         match member.compression() {
             CompressionMethod::Stored if size == compressed => {}
             CompressionMethod::Deflated
-                if size <= compressed.saturating_mul(MAX_DEFLATE_RATIO).saturating_add(1024) => {}
+                if size
+                    <= compressed
+                        .saturating_mul(MAX_DEFLATE_RATIO)
+                        .saturating_add(1024) => {}
             CompressionMethod::Stored | CompressionMethod::Deflated => {
-                return Err(Error::InvalidFormat {
-                    format: "npz",
-                    message: format!(
-                        "{what}: declares {size} bytes from {compressed} compressed bytes, which cannot be"
+                return Err(Error::invalid_format(
+                    "npz",
+                    format!(
+                        "declares {size} bytes from {compressed} compressed bytes, which cannot be"
                     ),
-                })
+                )
+                .with_path(&what))
             }
             other => {
-                return Err(Error::InvalidFormat {
-                    format: "npz",
-                    message: format!("{what}: unsupported compression {other}"),
-                })
+                return Err(Error::invalid_format(
+                    "npz",
+                    format!("unsupported compression {other}"),
+                )
+                .with_path(&what))
             }
         }
         // A stored member of an in-memory archive: adopt its bytes.
@@ -260,7 +262,7 @@ impl<R: Read + Seek> NpzReader<R> {
                 .and_then(|(s, n)| Some(s..s.checked_add(n)?))
                 .filter(|r| r.end <= bytes.len())
                 .ok_or_else(|| {
-                    Error::DataLoss(format!("npz: {what}: data runs past the archive"))
+                    Error::data_loss("npz: data runs past the archive").with_path(&what)
                 })?;
             return read::from_bytes(bytes.slice(range), as_dtype, &what);
         }
@@ -270,14 +272,12 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut rest = [0u8; 1];
         match member.read(&mut rest) {
             Ok(0) => Ok(t),
-            Ok(_) => Err(Error::InvalidFormat {
-                format: "npz",
-                message: format!("{what}: more bytes than the member's declared size"),
-            }),
-            Err(e) => Err(Error::InvalidFormat {
-                format: "npz",
-                message: format!("{what}: {e}"),
-            }),
+            Ok(_) => Err(Error::invalid_format(
+                "npz",
+                "more bytes than the member's declared size",
+            )
+            .with_path(&what)),
+            Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(&what)),
         }
     }
 }

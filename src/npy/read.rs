@@ -12,10 +12,7 @@ use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "npy",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("npy", message.to_string()).with_path(what)
 }
 
 fn io_err(what: &str, e: &std::io::Error) -> Error {
@@ -34,10 +31,11 @@ pub(crate) fn parse_header(buf: &[u8], what: &str) -> Result<Header> {
         .checked_add(text_len)
         .ok_or_else(|| bad(what, "header length overflows"))?;
     let text = buf.get(prefix_len..end).ok_or_else(|| {
-        Error::DataLoss(format!(
-            "npy: {what}: the header length is {text_len} bytes but only {} follow",
+        Error::data_loss(format!(
+            "npy: the header length is {text_len} bytes but only {} follow",
             buf.len().saturating_sub(prefix_len)
         ))
+        .with_path(what)
     })?;
     header::parse_text(text, utf8, end, what)
 }
@@ -61,11 +59,11 @@ pub(crate) fn from_bytes(bytes: Bytes, as_dtype: Option<DataType>, what: &str) -
 fn check_data_len(h: &Header, len: usize, available: u64, what: &str) -> Result<()> {
     match (len as u64).cmp(&available) {
         std::cmp::Ordering::Equal => Ok(()),
-        std::cmp::Ordering::Greater => Err(Error::DataLoss(format!(
-            "npy: {what}: truncated: the header declares {} elements of '{}' ({len} bytes) but {available} bytes follow it",
+        std::cmp::Ordering::Greater => Err(Error::data_loss(format!(
+            "npy: truncated: the header declares {} elements of '{}' ({len} bytes) but {available} bytes follow it",
             h.shape.num_elements(),
             h.descr
-        ))),
+        )).with_path(what)),
         std::cmp::Ordering::Less => Err(bad(
             what,
             format!(
@@ -101,9 +99,10 @@ pub(crate) fn from_reader<R: Read>(
     let (prefix_len, text_len, _) = header::parse_prefix(&prefix, what)?;
     let header_end = (prefix_len as u64).saturating_add(text_len as u64);
     if header_end > total {
-        return Err(Error::DataLoss(format!(
-            "npy: {what}: the header length is {text_len} bytes but the file holds only {total}"
-        )));
+        return Err(Error::data_loss(format!(
+            "npy: the header length is {text_len} bytes but the file holds only {total}"
+        ))
+        .with_path(what));
     }
     let mut buf = try_vec::<u8>(prefix_len + text_len)?;
     buf.extend_from_slice(prefix.get(..prefix_len).unwrap_or_default());
@@ -136,10 +135,11 @@ fn read_data<R: Read>(r: &mut R, len: usize, what: &str) -> Result<Bytes> {
         .read_to_end(&mut data)
         .map_err(|e| io_err(what, &e))?;
     if data.len() != len {
-        return Err(Error::DataLoss(format!(
-            "npy: {what}: truncated: the header declares {len} bytes of data, the stream ended after {}",
+        return Err(Error::data_loss(format!(
+            "npy: truncated: the header declares {len} bytes of data, the stream ended after {}",
             data.len()
-        )));
+        ))
+        .with_path(what));
     }
     Ok(Bytes::from(data))
 }
