@@ -51,6 +51,7 @@ mod element;
 mod error;
 mod error_location;
 pub mod guide;
+pub mod io;
 pub mod limits;
 #[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
 mod mmap;

@@ -154,7 +154,7 @@ pub(crate) fn parse_text(
 }
 
 /// Maps a `descr` string to the element layout.
-fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
+pub(crate) fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
     let (order, rest) = match descr.as_bytes().first() {
         Some(b'<' | b'>' | b'|' | b'=') => descr.split_at(1),
         _ => ("=", descr),

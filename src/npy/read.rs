@@ -9,6 +9,7 @@ use super::header::{self, Elem, Header};
 use crate::buffer::try_vec;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
@@ -85,6 +86,38 @@ pub(crate) fn from_reader<R: Read>(
     as_dtype: Option<DataType>,
     what: &str,
 ) -> Result<Tensor> {
+    let (h, header_end) = read_header(r, total, what)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, total - header_end, what)?;
+    let data = read_data(r, len, what)?;
+    build(&h, data, as_dtype, what)
+}
+
+/// The dtype and shape a stream's header declares, reading the header
+/// only (for listing an archive without its data). The declared data
+/// length is checked against `total`.
+pub(crate) fn dtype_and_shape<R: Read>(
+    r: &mut R,
+    total: u64,
+    as_dtype: Option<DataType>,
+    what: &str,
+) -> Result<(DataType, TensorShape)> {
+    let (h, header_end) = read_header(r, total, what)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, total - header_end, what)?;
+    let dtype = match resolve(&h, as_dtype, what)? {
+        Elem::Pod { dtype, .. } => dtype,
+        Elem::Bytes(_) | Elem::Unicode { .. } => DataType::String,
+        Elem::Opaque { .. } => {
+            return Err(bad(what, "an opaque type with no dtype to read it as"));
+        }
+    };
+    Ok((dtype, h.shape))
+}
+
+/// Reads the prefix and header of a stream of `total` bytes; returns the
+/// header and where its data starts.
+fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u64)> {
     let mut prefix = [0u8; header::MAX_PREFIX];
     let first = prefix.get_mut(..8).unwrap_or_default();
     r.read_exact(first).map_err(|e| match e.kind() {
@@ -112,11 +145,7 @@ pub(crate) fn from_reader<R: Read>(
             std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the header"),
             _ => Error::io(what, &e),
         })?;
-    let h = parse_header(&buf, what)?;
-    let len = h.data_len()?;
-    check_data_len(&h, len, total - header_end, what)?;
-    let data = read_data(r, len, what)?;
-    build(&h, data, as_dtype, what)
+    Ok((parse_header(&buf, what)?, header_end))
 }
 
 /// Below this, data goes into a `Vec`; above, into an anonymous map.
