@@ -239,7 +239,8 @@ pub enum Error {
     /// let err = tftensor::Error::io("ckpt/model.index", io);
     /// assert_eq!(err.to_string(), "ckpt/model.index: no such file");
     /// assert_eq!(err.io_kind(), Some(std::io::ErrorKind::NotFound));
-    /// assert!(err.source().unwrap().downcast_ref::<std::io::Error>().is_some());
+    /// let cause = err.source().unwrap().downcast_ref::<tftensor::IoSource>().unwrap();
+    /// assert_eq!(cause.get().kind(), std::io::ErrorKind::NotFound);
     /// ```
     #[error("{path}: {source}")]
     Io {

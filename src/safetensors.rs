@@ -408,13 +408,17 @@ pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
     let mut file = std::fs::File::open(path).map_err(io)?;
     let file_len = file.metadata().map_err(io)?.len();
     let mut n = [0u8; N_LEN];
-    file.read_exact(&mut n)
-        .map_err(|_| Error::data_loss("safetensors: shorter than its header length").with_path(&what))?;
+    file.read_exact(&mut n).map_err(|_| {
+        Error::data_loss("safetensors: shorter than its header length").with_path(&what)
+    })?;
     let n = u64::from_le_bytes(n);
     // The crate's own cap on header size.
     const MAX_HEADER: u64 = 100_000_000;
     if n > MAX_HEADER || n.saturating_add(N_LEN as u64) > file_len {
-        return Err(bad(&what, format!("header length {n} does not fit the file of {file_len} bytes")));
+        return Err(bad(
+            &what,
+            format!("header length {n} does not fit the file of {file_len} bytes"),
+        ));
     }
     let mut text = Vec::new();
     file.take(n).read_to_end(&mut text).map_err(io)?;
@@ -424,15 +428,21 @@ pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
     let mut header = Header::default();
     for (name, v) in json {
         if name == "__metadata__" {
-            let map: std::collections::BTreeMap<String, String> = serde_json::from_value(v)
-                .map_err(|e| bad(&what, format!("__metadata__: {e}")))?;
+            let map: std::collections::BTreeMap<String, String> =
+                serde_json::from_value(v).map_err(|e| bad(&what, format!("__metadata__: {e}")))?;
             header.metadata = map.into_iter().collect();
             continue;
         }
-        let info: ::safetensors::tensor::TensorInfo = serde_json::from_value(v)
-            .map_err(|e| bad(&what, format!("tensor {name:?}: {e}")))?;
+        let info: ::safetensors::tensor::TensorInfo =
+            serde_json::from_value(v).map_err(|e| bad(&what, format!("tensor {name:?}: {e}")))?;
         let dtype = to_tf(info.dtype).ok_or_else(|| {
-            bad(&what, format!("tensor {name:?} has dtype {:?}, which TF does not have", info.dtype))
+            bad(
+                &what,
+                format!(
+                    "tensor {name:?} has dtype {:?}, which TF does not have",
+                    info.dtype
+                ),
+            )
         })?;
         let dims = info
             .shape
@@ -445,7 +455,12 @@ pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
         if start > end || end > data_len {
             return Err(bad(&what, format!("tensor {name:?}: data offsets {start}..{end} outside the {data_len} data bytes")));
         }
-        header.tensors.push(HeaderTensor { name, dtype, shape, data_offsets: (start, end) });
+        header.tensors.push(HeaderTensor {
+            name,
+            dtype,
+            shape,
+            data_offsets: (start, end),
+        });
     }
     header.tensors.sort_by_key(|t| t.data_offsets);
     Ok(header)

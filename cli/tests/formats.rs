@@ -363,7 +363,7 @@ fn bad_files_of_each_format() {
     let raw = data("tfrecord/raw.tfrecord");
     assert_error(
         tftensor().arg("inspect").arg(&raw),
-        &["raw.tfrecord", "record 0", "TensorProto"],
+        &["raw.tfrecord", "record 1", "tf.train.Example"],
     );
     // A zip that is not an npz.
     let zip = d.join("junk.npz");

@@ -121,7 +121,10 @@ pub fn find_prefix(path: &Path) -> Result<(PathBuf, Option<String>)> {
     }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(name) = name {
-        if let Some(stem) = name.strip_suffix(".index").or_else(|| data_file_prefix(&name)) {
+        if let Some(stem) = name
+            .strip_suffix(".index")
+            .or_else(|| data_file_prefix(&name))
+        {
             return Ok((path.with_file_name(stem), None));
         }
     }

@@ -110,7 +110,7 @@ impl BundleReader {
     ///
     /// ```
     /// let err = tftensor::checkpoint::BundleReader::open("/no/such/ckpt").unwrap_err();
-    /// assert!(matches!(err, tftensor::Error::not_found(_)));
+    /// assert!(matches!(err, tftensor::Error::NotFound { .. }));
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
         Self::open_with(path.as_ref(), Mode::Read)
@@ -449,7 +449,7 @@ impl BundleReader {
     /// #   w.add("a", &tftensor::Tensor::from(2i32))?; w.finish_to_bytes()? };
     /// let r = tftensor::checkpoint::BundleReader::from_bytes(index.into(), vec![data.into()])?;
     /// assert_eq!(r.get("a")?, tftensor::Tensor::from(2i32));
-    /// assert!(matches!(r.get("b"), Err(tftensor::Error::not_found(_))));
+    /// assert!(matches!(r.get("b"), Err(tftensor::Error::NotFound { .. })));
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn get(&self, key: &str) -> Result<Tensor> {

@@ -92,7 +92,7 @@ pub struct CopyReport {
 /// [`Error::NotFound`] for a name the source lacks.
 ///
 /// ```
-/// let src = tftensor::io::open("tests/data/npy/arrays.npz")?;
+/// let src = tftensor::io::open("tests/data/checkpoints/tf2_keras")?;
 /// assert!(tftensor::io::select(src.as_ref(), &["nope".to_string()]).is_err());
 /// # Ok::<(), tftensor::Error>(())
 /// ```

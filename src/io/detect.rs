@@ -5,10 +5,12 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "tfrecord")]
+use super::format::strip_compression_ext;
 use super::format::Format;
+use crate::error::{Error, Result};
 #[cfg(feature = "tfrecord")]
 use crate::tfrecord::Compression;
-use crate::error::{Error, Result};
 
 /// A path with its format, resolved for reading or writing: what
 /// [`open`](crate::io::open) and [`create`](crate::io::create) act on.
@@ -71,7 +73,11 @@ impl Located {
 /// use tftensor::io::{detect, Format};
 /// let at = detect("tests/data/checkpoints/tf2_keras".as_ref())?;
 /// assert_eq!(at.format, Format::Checkpoint);
-/// assert!(detect("tests/data".as_ref()).is_err());
+/// let empty = std::env::temp_dir().join(format!("detect-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&empty)?;
+/// let err = detect(&empty).unwrap_err();
+/// assert!(err.to_string().contains("looked for a SavedModel"));
+/// # std::fs::remove_dir(&empty).ok();
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn detect(path: &Path) -> Result<Located> {
@@ -114,6 +120,7 @@ pub fn detect(path: &Path) -> Result<Located> {
             .filter(|f| *f != Format::Checkpoint)
             .unwrap_or(Format::TensorProto)
     };
+    #[allow(unused_mut)] // set only with the `tfrecord` feature
     let mut at = Located::new(format, path);
     #[cfg(feature = "tfrecord")]
     if format == Format::TfRecord {
@@ -145,7 +152,9 @@ pub fn output_format(path: &Path, format: Option<Format>) -> Result<Located> {
         None => match Format::from_extension(path) {
             Some(f) => f,
             None => {
-                let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+                let ext = path
+                    .extension()
+                    .map(|e| e.to_string_lossy().to_ascii_lowercase());
                 match ext {
                     None => Format::Checkpoint,
                     Some(e) if e.starts_with("ckpt") => Format::Checkpoint,
@@ -158,6 +167,7 @@ pub fn output_format(path: &Path, format: Option<Format>) -> Result<Located> {
             }
         },
     };
+    #[allow(unused_mut)] // set only with the `checkpoint` and `tfrecord` features
     let mut at = Located::new(format, path);
     match format {
         #[cfg(feature = "checkpoint")]
@@ -250,6 +260,7 @@ fn count_files(
 
 const GZIP_MAGIC: &[u8] = b"\x1f\x8b";
 
+#[cfg(feature = "checkpoint")]
 fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
     let mut s = p.as_os_str().to_owned();
     s.push(suffix);
@@ -280,11 +291,9 @@ fn read_head(path: &Path) -> Result<(Vec<u8>, u64)> {
 /// A TFRecord starts with a u64 length and the masked CRC32C of those 8
 /// bytes: a 1 in 2^32 coincidence for anything else.
 fn is_tfrecord_head(head: &[u8]) -> bool {
-    match (head.get(..8), head.get(8..12)) {
-        (Some(len), Some(crc)) => {
-            let stored = u32::from_le_bytes([crc[0], crc[1], crc[2], crc[3]]);
-            crate::crc32c::masked(len) == stored
-        }
+    let crc = head.get(8..12).and_then(|c| <[u8; 4]>::try_from(c).ok());
+    match (head.get(..8), crc) {
+        (Some(len), Some(crc)) => crate::crc32c::masked(len) == u32::from_le_bytes(crc),
         _ => false,
     }
 }
@@ -343,32 +352,6 @@ fn compression_of(path: &Path, head: &[u8]) -> Compression {
 pub fn tfrecord_compression(path: &Path) -> Result<Compression> {
     let (head, _) = read_head(path)?;
     Ok(compression_of(path, &head))
-}
-
-/// Splits a `.gz`, `.zz` or `.zlib` ending off a name.
-pub(crate) fn strip_compression_ext(name: &str) -> (&str, CompressionExt) {
-    if let Some(stem) = name.strip_suffix(".gz") {
-        (stem, CompressionExt::Gzip)
-    } else if let Some(stem) = name
-        .strip_suffix(".zz")
-        .or_else(|| name.strip_suffix(".zlib"))
-    {
-        (stem, CompressionExt::Zlib)
-    } else {
-        (name, CompressionExt::None)
-    }
-}
-
-#[cfg(feature = "tfrecord")]
-pub(crate) type CompressionExt = Compression;
-
-/// Without TFRecord support, compression endings are only stripped.
-#[cfg(not(feature = "tfrecord"))]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CompressionExt {
-    None,
-    Zlib,
-    Gzip,
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 use std::path::Path;
 
 use crate::dtype::DataType;
+#[cfg(feature = "tfrecord")]
+use crate::tfrecord::Compression;
 
 /// A tensor file format. Each row owns its facts: [`Format::name`],
 /// [`Format::extensions`], [`Format::magic`], and what it can read, write
@@ -49,7 +51,15 @@ struct Row {
 
 /// Every format, once: a new format is one row here (and one arm in
 /// [`Format::row`], which the compiler checks is there).
-const ROWS: [&Row; 7] = [&CHECKPOINT, &TENSORPROTO, &TENSORPROTO_DIR, &TFRECORD, &NPY, &NPZ, &SAFETENSORS];
+const ROWS: [&Row; 7] = [
+    &CHECKPOINT,
+    &TENSORPROTO,
+    &TENSORPROTO_DIR,
+    &TFRECORD,
+    &NPY,
+    &NPZ,
+    &SAFETENSORS,
+];
 
 const CHECKPOINT: Row = Row {
     format: Format::Checkpoint,
@@ -213,9 +223,10 @@ impl Format {
         match self {
             // TensorProtos (and so TFRecords of them) and bundles hold every
             // dtype a tensor can have.
-            Format::Checkpoint | Format::TensorProto | Format::TensorProtoDir | Format::TfRecord => {
-                dtype.is_valid_tensor_dtype()
-            }
+            Format::Checkpoint
+            | Format::TensorProto
+            | Format::TensorProtoDir
+            | Format::TfRecord => dtype.is_valid_tensor_dtype(),
             #[cfg(feature = "npy")]
             Format::Npy | Format::Npz => crate::npy::can_hold(dtype),
             #[cfg(feature = "safetensors")]
@@ -236,8 +247,11 @@ impl Format {
     /// ```
     pub fn from_extension(path: &Path) -> Option<Format> {
         let name = path.file_name()?.to_string_lossy();
-        let (stem, _) = crate::io::detect::strip_compression_ext(&name);
-        let ext = Path::new(stem).extension()?.to_string_lossy().to_ascii_lowercase();
+        let (stem, _) = strip_compression_ext(&name);
+        let ext = Path::new(stem)
+            .extension()?
+            .to_string_lossy()
+            .to_ascii_lowercase();
         ROWS.iter()
             .find(|r| r.extensions.contains(&ext.as_str()))
             .map(|r| r.format)
@@ -248,6 +262,32 @@ impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Splits a `.gz`, `.zz` or `.zlib` ending off a name.
+pub(crate) fn strip_compression_ext(name: &str) -> (&str, CompressionExt) {
+    if let Some(stem) = name.strip_suffix(".gz") {
+        (stem, CompressionExt::Gzip)
+    } else if let Some(stem) = name
+        .strip_suffix(".zz")
+        .or_else(|| name.strip_suffix(".zlib"))
+    {
+        (stem, CompressionExt::Zlib)
+    } else {
+        (name, CompressionExt::None)
+    }
+}
+
+#[cfg(feature = "tfrecord")]
+pub(crate) type CompressionExt = Compression;
+
+/// Without TFRecord support, compression endings are only stripped.
+#[cfg(not(feature = "tfrecord"))]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CompressionExt {
+    None,
+    Zlib,
+    Gzip,
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use tftensor::io::{self, TensorSource};
-//! let mut src = io::open("tests/data/npy/arrays.npz")?;
+//! let mut src = io::open("tests/data/checkpoints/tf2_keras")?;
 //! for e in src.entries() {
 //!     println!("{} {} {}", e.name, e.dtype, e.shape);
 //! }

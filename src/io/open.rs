@@ -36,7 +36,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<Box<dyn TensorSource>> {
 ///
 /// ```
 /// use tftensor::io::{open_as, Format, OpenOptions, TensorSource};
-/// let src = open_as("tests/data/npy/arrays.npz", Some(Format::Npz), &OpenOptions::default())?;
+/// let src = open_as("tests/data/checkpoints/tf2_keras", Some(Format::Checkpoint), &OpenOptions::default())?;
 /// assert!(!src.entries().is_empty());
 /// # Ok::<(), tftensor::Error>(())
 /// ```
@@ -58,6 +58,7 @@ pub fn open_as(
 
 /// `path` read as `format` by the user's word.
 fn forced(path: &Path, format: Format) -> Located {
+    #[allow(unused_mut)] // set only with the `checkpoint` and `tfrecord` features
     let mut at = Located::new(format, path);
     #[cfg(feature = "tfrecord")]
     if format == Format::TfRecord {
@@ -105,9 +106,7 @@ pub fn open_located(at: &Located, options: &OpenOptions) -> Result<Box<dyn Tenso
         #[cfg(feature = "npy")]
         Format::Npz => super::formats::npy::open_npz(path, options.npy_dtype)?,
         #[cfg(feature = "safetensors")]
-        Format::Safetensors => {
-            Box::new(super::formats::safetensors::open(path, options.mmap)?)
-        }
+        Format::Safetensors => Box::new(super::formats::safetensors::open(path, options.mmap)?),
         #[allow(unreachable_patterns)]
         other => return Err(unsupported(other)),
     })
@@ -180,7 +179,9 @@ pub fn create_located(at: &Located) -> Result<Box<dyn TensorSink>> {
         #[cfg(feature = "npy")]
         Format::Npz => Box::new(super::formats::npy::NpzSink::create(path)?),
         #[cfg(feature = "safetensors")]
-        Format::Safetensors => Box::new(super::formats::safetensors::SafetensorsSink::create(path)?),
+        Format::Safetensors => {
+            Box::new(super::formats::safetensors::SafetensorsSink::create(path)?)
+        }
         #[allow(unreachable_patterns)]
         other => return Err(unsupported(other)),
     })

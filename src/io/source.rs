@@ -67,7 +67,7 @@ impl Entry {
 ///
 /// ```
 /// use tftensor::io::TensorSource;
-/// let mut src = tftensor::io::open("tests/data/npy/arrays.npz")?;
+/// let mut src = tftensor::io::open("tests/data/checkpoints/tf2_keras")?;
 /// let names: Vec<_> = src.entries().iter().map(|e| e.name.clone()).collect();
 /// let first = src.read_named(&names[0])?;
 /// assert_eq!(first.dtype(), src.entries()[0].dtype);
@@ -171,7 +171,10 @@ impl TensorSource for InMemory {
     }
 
     fn read(&mut self, index: usize) -> Result<Tensor> {
-        self.tensors.get(index).cloned().ok_or_else(|| no_index(index, &self.path))
+        self.tensors
+            .get(index)
+            .cloned()
+            .ok_or_else(|| no_index(index, &self.path))
     }
 
     fn metadata(&self) -> Vec<(String, String)> {

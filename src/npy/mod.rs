@@ -93,7 +93,12 @@ pub fn read_npy_header<P: AsRef<Path>>(
     let what = path.display().to_string();
     let mut file = File::open(path).map_err(|e| Error::io(&what, e))?;
     let len = file.metadata().map_err(|e| Error::io(&what, e))?.len();
-    read::dtype_and_shape(&mut std::io::BufReader::new(&mut file), len, as_dtype, &what)
+    read::dtype_and_shape(
+        &mut std::io::BufReader::new(&mut file),
+        len,
+        as_dtype,
+        &what,
+    )
 }
 
 /// Whether NumPy files hold `dtype` so that it reads back as the same

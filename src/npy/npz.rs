@@ -287,8 +287,8 @@ impl<R: Read + Seek> NpzReader<R> {
                 "npz",
                 "more bytes than the member's declared size",
             )
-            .with_path(&what)),
-            Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(&what)),
+            .with_path(what)),
+            Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(what)),
         }
     }
 }
@@ -311,14 +311,13 @@ fn check_member<R: Read>(member: &zip::read::ZipFile<'_, R>, what: &str) -> Resu
                     "declares {size} bytes from {compressed} compressed bytes, which cannot be"
                 ),
             )
-            .with_path(&what))
+            .with_path(what))
         }
         other => {
-            return Err(Error::invalid_format(
-                "npz",
-                format!("unsupported compression {other}"),
+            return Err(
+                Error::invalid_format("npz", format!("unsupported compression {other}"))
+                    .with_path(what),
             )
-            .with_path(&what))
         }
     }
     Ok((size, compressed))

@@ -144,7 +144,8 @@ fn glob_match(pat: &str, name: &str) -> bool {
             },
         }
     }
-    p.get(pi..).is_some_and(|rest| rest.iter().all(|&c| c == '*'))
+    p.get(pi..)
+        .is_some_and(|rest| rest.iter().all(|&c| c == '*'))
 }
 
 fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
@@ -171,9 +172,7 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
             _ => e.byte_len,
         };
         let st = match &tensor {
-            Some(t) if wants_stats => {
-                stats(t).map_err(|err| at_tensor(path, &e.name, err))?
-            }
+            Some(t) if wants_stats => stats(t).map_err(|err| at_tensor(path, &e.name, err))?,
             _ => None,
         };
         if args.stats {

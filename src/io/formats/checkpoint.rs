@@ -58,7 +58,10 @@ impl TensorSource for Checkpoint {
     }
 
     fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self.entries.get(index).ok_or_else(|| no_index(index, &self.path))?;
+        let e = self
+            .entries
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
         self.reader
             .get(&e.name)
             .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))

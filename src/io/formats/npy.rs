@@ -38,11 +38,10 @@ fn list(files: &[PathBuf], as_dtype: Option<DataType>) -> Result<Vec<Entry>> {
     files
         .iter()
         .map(|f| {
-            let (dtype, shape) = read_npy_header(f, None)
-                .or_else(|e| match as_dtype {
-                    Some(dt) => read_npy_header(f, Some(dt)),
-                    None => Err(e),
-                })?;
+            let (dtype, shape) = read_npy_header(f, None).or_else(|e| match as_dtype {
+                Some(dt) => read_npy_header(f, Some(dt)),
+                None => Err(e),
+            })?;
             Ok(Entry::new(stem(f), dtype, shape))
         })
         .collect()
@@ -97,7 +96,10 @@ impl TensorSource for NpyFiles {
     }
 
     fn read(&mut self, index: usize) -> Result<Tensor> {
-        let file = self.files.get(index).ok_or_else(|| no_index(index, &self.path))?;
+        let file = self
+            .files
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
         read_one(file, self.as_dtype)
     }
 }
@@ -149,7 +151,10 @@ impl TensorSource for Npz {
     }
 
     fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self.entries.get(index).ok_or_else(|| no_index(index, &self.path))?;
+        let e = self
+            .entries
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
         match self.as_dtype {
             Some(dt) => self
                 .reader

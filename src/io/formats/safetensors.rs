@@ -61,7 +61,10 @@ impl TensorSource for Safetensors {
             // `load` gives file order, as the header listing does; a
             // mismatch means the file changed since it was listed.
             let same = all.len() == self.entries.len()
-                && all.iter().zip(&self.entries).all(|((n, _), e)| *n == e.name);
+                && all
+                    .iter()
+                    .zip(&self.entries)
+                    .all(|((n, _), e)| *n == e.name);
             if !same {
                 return Err(crate::Error::data_loss("changed while being read")
                     .with_path(self.path.display()));

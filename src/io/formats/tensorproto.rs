@@ -238,7 +238,9 @@ impl TensorSink for FileSink {
     fn finish(mut self: Box<Self>) -> Result<()> {
         let dest = self.staged.dest().display().to_string();
         let Some(bytes) = self.tensor.take() else {
-            return Err(Error::InvalidArgument(format!("{dest}: no tensor to write")));
+            return Err(Error::InvalidArgument(format!(
+                "{dest}: no tensor to write"
+            )));
         };
         self.staged
             .file()

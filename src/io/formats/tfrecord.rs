@@ -74,7 +74,10 @@ fn kind_of(record: &[u8], shown: &str) -> Result<Kind> {
         return Ok(Kind::Tensors);
     }
     if let Ok(seq) = crate::pb::SequenceExample::decode(record) {
-        if seq.feature_lists.is_some_and(|l| !l.feature_list.is_empty()) {
+        if seq
+            .feature_lists
+            .is_some_and(|l| !l.feature_list.is_empty())
+        {
             return Err(Error::invalid_format(
                 "tfrecord",
                 "the records are tf.train.SequenceExamples, which are not read yet (their \
