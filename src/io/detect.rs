@@ -78,7 +78,7 @@ impl Located {
 /// let err = detect(&empty).unwrap_err();
 /// assert!(err.to_string().contains("looked for a SavedModel"));
 /// # std::fs::remove_dir(&empty).ok();
-/// # Ok::<(), tftensor::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn detect(path: &Path) -> Result<Located> {
     let shown = path.display();
