@@ -286,6 +286,33 @@ pub enum Error {
         at: Location,
     },
 
+    /// Stored elements are of a type the file does not name, only its size:
+    /// NumPy's opaque `V<n>` arrays, how it stores ml_dtypes' bfloat16,
+    /// float8 and int4. The reader must be told the dtype (in Rust,
+    /// [`read_npy_as`](crate::npy) and friends; each front end has its own
+    /// option, which it names when it reports this error).
+    ///
+    /// ```
+    /// let err = tftensor::Error::OpaqueDtype {
+    ///     descr: "<V2".into(),
+    ///     size: 2,
+    ///     at: tftensor::Location::default(),
+    /// };
+    /// assert!(err.to_string().starts_with("npy: '<V2' is an opaque 2-byte type"));
+    /// ```
+    #[error(
+        "{at}npy: '{descr}' is an opaque {size}-byte type (ml_dtypes writes bfloat16, float8, \
+         int4 and friends this way); say which dtype it holds"
+    )]
+    OpaqueDtype {
+        /// The type as the file writes it (`"<V2"`).
+        descr: String,
+        /// Its size in bytes.
+        size: usize,
+        /// Where.
+        at: Location,
+    },
+
     /// A named item does not exist: a checkpoint key, an archive member, a
     /// file (TF's `NOT_FOUND`).
     ///

@@ -58,8 +58,14 @@ pub fn open(
     source.map_err(|e| located(path, e))
 }
 
-/// The error, naming `path` when the library's error names no file.
+/// The error, naming `path` when the library's error names no file, and
+/// this front's option where the error needs one.
 pub fn located(path: &Path, err: tftensor::Error) -> anyhow::Error {
+    if let tftensor::Error::OpaqueDtype { .. } = err {
+        let shown = path.display().to_string();
+        let err = err.with_path(shown);
+        return anyhow::anyhow!("{err}: pass --npy-dtype, e.g. --npy-dtype bfloat16");
+    }
     if err.path().is_some() {
         anyhow::Error::new(err)
     } else {

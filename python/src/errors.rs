@@ -21,6 +21,10 @@ pub(crate) fn to_py(err: Error) -> PyErr {
             PyFileNotFoundError::new_err(msg)
         }
         Error::Io { .. } => PyOSError::new_err(msg),
+        // The library's text names no API; this front names its own knob.
+        Error::OpaqueDtype { .. } => PyValueError::new_err(format!(
+            "{msg}: pass npy_dtype=, e.g. npy_dtype=\"bfloat16\""
+        )),
         // The wrappers look names up only in files they read whole, so a
         // missing thing is a missing file (TF's NOT_FOUND).
         Error::NotFound { .. } => PyFileNotFoundError::new_err(msg),

@@ -19,7 +19,7 @@ use crate::tensor::Tensor;
 /// # std::fs::remove_dir_all(&dir).ok();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait TensorSink {
+pub trait TensorSink: Send {
     /// The format being written.
     fn format(&self) -> super::format::Format;
 

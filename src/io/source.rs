@@ -73,7 +73,7 @@ impl Entry {
 /// assert_eq!(first.dtype(), src.entries()[0].dtype);
 /// # Ok::<(), tftensor::Error>(())
 /// ```
-pub trait TensorSource {
+pub trait TensorSource: Send {
     /// The format being read.
     fn format(&self) -> Format;
 

@@ -186,15 +186,12 @@ fn resolve(h: &Header, as_dtype: Option<DataType>, what: &str) -> Result<Elem> {
         )
     };
     match (&h.elem, as_dtype) {
-        (Elem::Opaque { size, .. }, None) => Err(bad(
-            what,
-            format!(
-                "'{}' is an opaque {size}-byte type (ml_dtypes writes bfloat16, float8, int4 and \
-                 friends this way); say which dtype it holds with the `_as` form, e.g. \
-                 read_npy_as(path, DataType::BFloat16)",
-                h.descr
-            ),
-        )),
+        (Elem::Opaque { size, .. }, None) => Err(Error::OpaqueDtype {
+            descr: h.descr.clone(),
+            size: *size,
+            at: crate::Location::default(),
+        }
+        .with_path(what)),
         (&Elem::Opaque { size, big_endian }, Some(dt)) => {
             if dt.can_use_memcpy() && dt.size() == size {
                 let swap = if big_endian && size > 1 {
