@@ -85,6 +85,7 @@ impl BlockBuilder {
             self.restarts.push(self.buffer.len() as u32);
             self.counter = 0;
         }
+        // In bounds: `shared` counts a common prefix of `key`.
         let non_shared = key.get(shared..).unwrap_or_default();
         put_varint64(&mut self.buffer, shared as u64);
         put_varint64(&mut self.buffer, non_shared.len() as u64);
@@ -297,11 +298,14 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
             ),
         )
     })?;
+    // In bounds: footer_at = len - FOOTER_LEN, checked above.
     let footer = table.get(footer_at..).unwrap_or_default();
     let magic = footer
         .get(FOOTER_LEN - 8..)
         .and_then(|m| m.try_into().ok())
         .map(u64::from_le_bytes)
+        // A footer without 8 magic bytes cannot happen (it has FOOTER_LEN);
+        // 0 is not MAGIC, so it would be refused below all the same.
         .unwrap_or_default();
     if magic != MAGIC {
         return Err(bad(

@@ -188,6 +188,7 @@ pub fn copy(
         };
         sink.add(&e.name, &tensor)?;
         report.copied += 1;
+        // Progress counts the tensors whose size is known, as `total_bytes`.
         report.bytes += e.byte_len.unwrap_or(0);
         if let Some(on) = options.progress.as_mut() {
             on(&CopyEvent::Copied {

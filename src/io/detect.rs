@@ -100,6 +100,7 @@ pub fn detect(path: &Path) -> Result<Located> {
     if meta.is_dir() {
         return detect_dir(path);
     }
+    // A path with no file name (`..`) names no `.index` or data file.
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -116,6 +117,8 @@ pub fn detect(path: &Path) -> Result<Located> {
     } else if is_safetensors_head(&head, len) {
         Format::Safetensors
     } else {
+        // Anything else is tried as a TensorProto, whose decoding error
+        // then says what is wrong with it.
         Format::from_extension(path)
             .filter(|f| *f != Format::Checkpoint)
             .unwrap_or(Format::TensorProto)

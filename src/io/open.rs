@@ -50,6 +50,8 @@ pub fn open_as(
         None => detect(path)?,
         Some(f) => {
             let detected = detect(path).ok().filter(|d| d.format == f);
+            // Detection resolves paths (checkpoint prefixes); when it
+            // disagrees with the user's format, the user's word wins.
             detected.unwrap_or_else(|| forced(path, f))
         }
     };
@@ -62,6 +64,8 @@ fn forced(path: &Path, format: Format) -> Located {
     let mut at = Located::new(format, path);
     #[cfg(feature = "tfrecord")]
     if format == Format::TfRecord {
+        // A file that cannot be read here fails again, with its I/O
+        // error, when the reader opens it.
         at.compression = super::detect::tfrecord_compression(path).unwrap_or_default();
     }
     #[cfg(feature = "checkpoint")]

@@ -272,6 +272,7 @@ impl Parser<'_> {
             .get(start..)
             .and_then(|rest| rest.iter().position(|&c| c == q))
             .ok_or_else(|| self.err("unterminated string"))?;
+        // In bounds: `len` was found by searching `s[start..]`.
         let body = self.s.get(start..start + len).unwrap_or_default();
         if body.contains(&b'\\') {
             return Err(self.err("escapes in strings are not supported"));
@@ -290,6 +291,7 @@ impl Parser<'_> {
         {
             self.pos += 1;
         }
+        // In bounds: `pos` only advanced over bytes of `s`.
         self.s.get(start..self.pos).unwrap_or_default()
     }
 
@@ -304,6 +306,7 @@ impl Parser<'_> {
     fn int(&mut self) -> Result<i64> {
         let w = self.word();
         // Python 2 wrote longs as `3L`.
+        // Without the `L` the word is its own digits.
         let digits = w.strip_suffix(b"L").unwrap_or(w);
         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
             return Err(self.err("expected a non-negative integer dimension"));

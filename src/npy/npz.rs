@@ -130,6 +130,7 @@ impl<R: Read + Seek> NpzReader<R> {
             .filter_map(|i| {
                 let name = archive.name_for_index(i)?;
                 (!name.ends_with('/'))
+                    // As np.load: `.npy` dropped, other names kept whole.
                     .then(|| (name.strip_suffix(".npy").unwrap_or(name).to_string(), i))
             })
             .collect();
@@ -218,6 +219,7 @@ impl<R: Read + Seek> NpzReader<R> {
     }
 
     fn index_of(&self, name: &str) -> Result<usize> {
+        // A name with or without `.npy` finds the member.
         let key = name.strip_suffix(".npy").unwrap_or(name);
         let &(_, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
             Error::not_found(format!("npz: no array named {name:?}")).with_path(&self.what)

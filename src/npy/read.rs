@@ -119,6 +119,7 @@ pub(crate) fn dtype_and_shape<R: Read>(
 /// header and where its data starts.
 fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u64)> {
     let mut prefix = [0u8; header::MAX_PREFIX];
+    // In bounds: the prefix array holds MAX_PREFIX (12) bytes.
     let first = prefix.get_mut(..8).unwrap_or_default();
     r.read_exact(first).map_err(|e| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the magic string"),
@@ -126,6 +127,7 @@ fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u6
     })?;
     let len_size = if prefix.get(6) == Some(&1) { 2 } else { 4 };
     if prefix.get(..6) == Some(&header::MAGIC[..]) {
+        // In bounds: len_size is 2 or 4.
         let rest = prefix.get_mut(8..8 + len_size).unwrap_or_default();
         r.read_exact(rest).map_err(|e| io_err(what, &e))?;
     }
@@ -138,8 +140,10 @@ fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u6
         .with_path(what));
     }
     let mut buf = try_vec::<u8>(prefix_len + text_len)?;
+    // In bounds: parse_prefix gives 10 or 12, and `buf` was sized for it.
     buf.extend_from_slice(prefix.get(..prefix_len).unwrap_or_default());
     buf.resize(prefix_len + text_len, 0);
+    // In bounds: `buf` was just resized past prefix_len.
     r.read_exact(buf.get_mut(prefix_len..).unwrap_or_default())
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the header"),
@@ -233,19 +237,15 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
         .shape
         .dim_sizes()
         .iter()
+        // A TensorShape's dims are >= 0, and their product (the data
+        // length, checked) fits usize, so each does.
         .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
         .collect();
     match resolve(h, as_dtype, what)? {
         Elem::Pod { dtype, swap } => {
             if dtype == DataType::Bool {
-                if let Some(i) = data.iter().position(|&b| b > 1) {
-                    return Err(bad(
-                        what,
-                        format!(
-                            "bool element {i} is {}, not 0 or 1",
-                            data.get(i).unwrap_or(&0)
-                        ),
-                    ));
+                if let Some((i, b)) = data.iter().enumerate().find(|(_, &b)| b > 1) {
+                    return Err(bad(what, format!("bool element {i} is {b}, not 0 or 1")));
                 }
             }
             let data = if swap == 0 && !h.fortran_order {
@@ -270,11 +270,13 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
         Elem::Bytes(n) => {
             let mut out = strings_vec(h, n, what)?;
             if n > 0 {
-                for i in 0..out.capacity() {
-                    let start = i * n;
-                    let elem = data.get(start..start + n).unwrap_or_default();
+                // One element per `n` bytes: `data` holds exactly the
+                // element count's worth (checked against the header). It
+                // looped to the Vec's capacity, which `try_reserve_exact`
+                // does not promise to equal the count.
+                for (i, elem) in data.chunks_exact(n).enumerate() {
                     let len = elem.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
-                    out.push(data.slice(start..start + len));
+                    out.push(data.slice(i * n..i * n + len));
                 }
             }
             finish_strings(h, out, &dims)
@@ -303,6 +305,7 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
 /// refused when there are elements: their count would not be paid for by
 /// any bytes of the input.
 fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
+    // A count beyond usize cannot be allocated: `try_vec` refuses it.
     let n = usize::try_from(h.shape.num_elements()).unwrap_or(usize::MAX);
     if width == 0 && n > 0 {
         return Err(bad(
@@ -319,6 +322,7 @@ fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
 fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor> {
     let out = if h.fortran_order {
         FortranOrder::new(dims)
+            // FortranOrder yields each index below the element count once.
             .map(|i| out.get(i).cloned().unwrap_or_default())
             .collect()
     } else {
@@ -331,6 +335,7 @@ fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor>
 /// does. `Err` carries the offending code unit.
 fn decode_utf32(elem: &[u8], big_endian: bool) -> std::result::Result<Bytes, u32> {
     let units = elem.chunks_exact(4).map(|c| {
+        // chunks_exact(4): every chunk has 4 bytes.
         let b = [
             c.first().copied().unwrap_or(0),
             c.get(1).copied().unwrap_or(0),
@@ -419,6 +424,8 @@ impl Iterator for FortranOrder {
 fn fortran_to_c_bytes(src: &[u8], elem: usize, dims: &[usize]) -> Result<Vec<u8>> {
     let mut out = try_vec::<u8>(src.len())?;
     for i in FortranOrder::new(dims) {
+        // In bounds: `src` holds `elem` bytes per element of `dims`, and
+        // FortranOrder yields each element index once (asserted below).
         out.extend_from_slice(src.get(i * elem..(i + 1) * elem).unwrap_or_default());
     }
     debug_assert_eq!(out.len(), src.len());
