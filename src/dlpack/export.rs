@@ -1,6 +1,7 @@
 //! Export: a [`Tensor`] as a DLPack managed tensor, zero-copy.
 
-use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned};
+use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned, Owner};
+use super::DLDevice;
 use super::{dl_data_type, is_padded, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -55,9 +56,13 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
         tensor.data_ptr().unwrap_or(EMPTY.0.as_ptr()).cast_mut()
     };
     Ok((
-        ExportHeader { data, dtype },
+        ExportHeader {
+            data,
+            dtype,
+            device: DLDevice::CPU,
+        },
         ExportContext {
-            tensor,
+            owner: Owner::Tensor(tensor),
             shape,
             strides,
         },

@@ -60,6 +60,10 @@ pub use ffi::{
     DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED,
     FLAG_READ_ONLY,
 };
+#[cfg(feature = "cuda")]
+pub(crate) use ffi::{ExportContext, ExportHeader, Foreign, Owner};
+#[cfg(feature = "cuda")]
+pub(crate) use import::check_padding;
 pub use import::{from_managed, from_managed_legacy, import, import_legacy};
 
 use crate::dtype::DataType;
