@@ -122,13 +122,17 @@ unsafe fn peek(pointer: *mut c_void, versioned: bool) -> Option<(usize, u64)> {
     Some(((t.data as usize).wrapping_add(offset), flags))
 }
 
-/// Takes the managed tensor out of a DLPack capsule (versioned or legacy)
-/// and adopts it: the capsule is renamed `used_...`, and the tensor calls
-/// the producer's deleter when its buffer is dropped.
-pub(crate) fn consume(
-    py: Python<'_>,
-    capsule: &Bound<'_, PyAny>,
-) -> PyResult<tft::Result<(Tensor, Origin)>> {
+/// A managed tensor taken out of a capsule (renamed `used_...`): its owner
+/// must adopt it (which calls the deleter once).
+pub(crate) struct Taken {
+    pub pointer: *mut c_void,
+    pub versioned: bool,
+}
+
+/// Takes the managed tensor out of a DLPack capsule (versioned or legacy):
+/// the capsule is renamed `used_...`, so its producer's destructor leaves
+/// it alone, and the caller owns the managed tensor.
+pub(crate) fn take(py: Python<'_>, capsule: &Bound<'_, PyAny>) -> PyResult<Taken> {
     let cap = capsule.as_ptr();
     // SAFETY: `cap` is a live object (borrowed from `capsule`) and the GIL
     // is held; `PyCapsule_IsValid` is false for non-capsules and wrong
@@ -165,13 +169,24 @@ pub(crate) fn consume(
     if unsafe { ffi::PyCapsule_SetName(cap, used.as_ptr()) } != 0 {
         return Err(PyErr::fetch(py));
     }
-    // SAFETY: a valid capsule of this name holds a live managed tensor of
-    // the matching kind, which we now own and have not handed on yet.
+    Ok(Taken { pointer, versioned })
+}
+
+/// Takes the managed tensor out of a DLPack capsule (versioned or legacy)
+/// and adopts it: the tensor calls the producer's deleter when its buffer
+/// is dropped.
+pub(crate) fn consume(
+    py: Python<'_>,
+    capsule: &Bound<'_, PyAny>,
+) -> PyResult<tft::Result<(Tensor, Origin)>> {
+    let Taken { pointer, versioned } = take(py, capsule)?;
+    // SAFETY: `take` hands over a live managed tensor of this kind, which
+    // we own and have not handed on yet.
     let peeked = unsafe { peek(pointer, versioned) };
-    // SAFETY: a valid capsule of this name holds an unconsumed managed
-    // tensor of the matching kind, whose ownership we took by renaming. The
-    // producers this module meets (NumPy, PyTorch, JAX, TF, this crate) keep
-    // the memory alive until the deleter and their deleters may run on any
+    // SAFETY: `take` hands over an unconsumed managed tensor of the
+    // matching kind, whose ownership it took by renaming. The producers
+    // this module meets (NumPy, PyTorch, JAX, TF, this crate) keep the
+    // memory alive until the deleter and their deleters may run on any
     // thread (NumPy's and PyTorch's take the GIL themselves).
     let tensor = unsafe {
         if versioned {

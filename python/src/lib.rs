@@ -10,6 +10,7 @@
 //! ```
 
 mod capsule;
+mod device;
 mod errors;
 mod formats;
 
@@ -177,20 +178,29 @@ impl PyTensor {
 /// never written. As the array API's `from_dlpack`: `device="cpu"` (or
 /// `(1, 0)`) asks a GPU producer for a host copy; `copy=True` always
 /// copies, `copy=False` refuses data that must be copied.
+/// A CUDA producer gives a `tftensor.DeviceTensor` (zero-copy) unless
+/// `device="cpu"`.
 #[pyfunction(name = "from_dlpack")]
 #[pyo3(signature = (x, /, *, device = None, copy = None))]
-fn py_from_dlpack(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    device: Option<&Bound<'_, PyAny>>,
+fn py_from_dlpack<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    device: Option<&Bound<'py, PyAny>>,
     copy: Option<bool>,
-) -> PyResult<PyTensor> {
-    Ok(capsule::from_dlpack(py, x, device, copy)?.into())
+) -> PyResult<Bound<'py, PyAny>> {
+    if device.is_none() {
+        if let Some(on_device) = device::adopt_device(py, x, copy)? {
+            return Ok(on_device);
+        }
+    }
+    let host = PyTensor::from(capsule::from_dlpack(py, x, device, copy)?);
+    Ok(Bound::new(py, host)?.into_any())
 }
 
-/// `from_dlpack(obj)` with the defaults, for the other wrappers.
+/// `from_dlpack(obj)` with the defaults, to a host tensor, for the other
+/// wrappers.
 fn from_dlpack(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-    py_from_dlpack(py, obj, None, None)
+    Ok(capsule::from_dlpack(py, obj, None, None)?.into())
 }
 
 /// Parses a serialized `TensorProto` (TF's `Tensor::FromProto`).
@@ -215,6 +225,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
     formats::register(m)?;
+    device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
