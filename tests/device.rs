@@ -160,7 +160,14 @@ fn managed_memory_null_strides_and_scalars() {
 #[test]
 fn refusals_run_the_deleter_once() {
     let cpu = DLDevice::CPU;
-    type Case = (&'static str, DLDevice, DLDataType, Vec<i64>, Option<Vec<i64>>, u32);
+    type Case = (
+        &'static str,
+        DLDevice,
+        DLDataType,
+        Vec<i64>,
+        Option<Vec<i64>>,
+        u32,
+    );
     let cases: Vec<Case> = vec![
         ("not CUDA", cpu, F32, vec![2], None, 1),
         ("transposed", CUDA0, F32, vec![2, 3], Some(vec![1, 2]), 1),

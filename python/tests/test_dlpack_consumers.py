@@ -166,7 +166,8 @@ def test_old_producers_are_asked_without_keywords():
 
 def test_gpu_producers_need_device_cpu():
     a = sample(np.float32, (2, 2))
-    gpu = Recorder(tftensor.from_dlpack(a), device=(2, 0))
+    # ROCm: CUDA producers become tftensor.DeviceTensor (test_device.py).
+    gpu = Recorder(tftensor.from_dlpack(a), device=(10, 0))
     with pytest.raises(BufferError, match='device="cpu"'):
         tftensor.from_dlpack(gpu)
     assert gpu.calls == []  # refused before asking

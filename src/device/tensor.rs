@@ -8,7 +8,8 @@ use super::driver::{DevicePtr, Driver, Stream};
 use super::invalid;
 use crate::dlpack::{
     self, check_padding, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
-    ExportContext, ExportHeader, Foreign, ManagedTensorVersioned, Owner, FLAG_READ_ONLY,
+    ExportContext, ExportHeader, Foreign, ManagedTensor, ManagedTensorVersioned, Owner,
+    FLAG_READ_ONLY,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -160,6 +161,38 @@ impl DeviceTensor {
     /// A dtype without a DLPack code; the driver's errors when a stream
     /// wait is needed.
     pub fn to_dlpack(&self, stream: Option<usize>) -> Result<ManagedTensorVersioned> {
+        let (header, ctx, padded) = self.export_parts(stream)?;
+        let pad = if padded {
+            dlpack::FLAG_IS_SUBBYTE_TYPE_PADDED
+        } else {
+            0
+        };
+        Ok(ManagedTensorVersioned::new(
+            header,
+            ctx,
+            FLAG_READ_ONLY | pad,
+        ))
+    }
+
+    /// [`DeviceTensor::to_dlpack`] as a legacy `DLManagedTensor`, for
+    /// consumers that speak no DLPack 1.x. It cannot say read-only: the
+    /// consumer must not write (this crate never writes device memory).
+    ///
+    /// # Errors
+    /// As [`DeviceTensor::to_dlpack`]; float4 (sub-byte padded) dtypes,
+    /// which the legacy struct cannot describe.
+    pub fn to_dlpack_legacy(&self, stream: Option<usize>) -> Result<ManagedTensor> {
+        let (header, ctx, padded) = self.export_parts(stream)?;
+        if padded {
+            return Err(invalid(format!(
+                "{} cannot travel in a legacy DLManagedTensor (no IS_SUBBYTE_TYPE_PADDED)",
+                self.inner.dtype
+            )));
+        }
+        Ok(ManagedTensor::new(header, ctx))
+    }
+
+    fn export_parts(&self, stream: Option<usize>) -> Result<(ExportHeader, ExportContext, bool)> {
         let inner = &self.inner;
         let dl = dlpack::dl_data_type(inner.dtype)?;
         if let Some(ready) = inner.ready {
@@ -179,12 +212,6 @@ impl DeviceTensor {
             step = step.saturating_mul(dim);
         }
         let padded = usize::from(dl.bits) < inner.dtype.size() * 8;
-        let flags = FLAG_READ_ONLY
-            | if padded {
-                dlpack::FLAG_IS_SUBBYTE_TYPE_PADDED
-            } else {
-                0
-            };
         let header = ExportHeader {
             // A device address: never dereferenced on the host.
             data: std::ptr::without_provenance_mut(
@@ -199,7 +226,7 @@ impl DeviceTensor {
             shape,
             strides,
         };
-        Ok(ManagedTensorVersioned::new(header, ctx, flags))
+        Ok((header, ctx, padded))
     }
 }
 
