@@ -52,4 +52,5 @@ cd "$root/python"
 # TF logs its missing-GPU probe on stderr; keep the report readable.
 "$venv/bin/python" -m pytest -q -rs \
     tests/test_dlpack_consumers.py tests/test_dlpack_numpy.py \
-    tests/test_dlpack_torch.py tests/test_dlpack_tensorflow.py tests/test_zz_leaks.py
+    tests/test_dlpack_torch.py tests/test_dlpack_tensorflow.py tests/test_device.py \
+    tests/test_zz_leaks.py
