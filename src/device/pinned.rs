@@ -1,7 +1,7 @@
 //! Pinned (page-locked) host memory for readbacks, from a small caching
 //! pool: a host [`Tensor`](crate::Tensor) read back from a device lives in a
-//! [`PinnedBlock`], whose drop returns the memory to the pool (freed once
-//! the pool holds more than [`CACHE_LIMIT`] bytes).
+//! [`PinnedBlock`], whose drop returns the memory to the pool (which frees
+//! its oldest blocks to hold at most [`CACHE_LIMIT`] bytes).
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -101,22 +101,44 @@ impl AsRef<[u8]> for PinnedBlock {
 
 impl Drop for PinnedBlock {
     fn drop(&mut self) {
-        let mut pool = pool();
-        if pool.cached.saturating_add(self.cap) <= CACHE_LIMIT {
-            pool.cached += self.cap;
-            pool.free.push(Free {
-                ptr: self.ptr.expose_provenance(),
-                cap: self.cap,
-            });
+        // Keep this block, evicting the oldest cached ones to stay under
+        // the limit (a workload that moves to another size then reuses
+        // its blocks); a block over the limit by itself is freed.
+        let mut evicted = Vec::new();
+        let keep = self.cap <= CACHE_LIMIT;
+        {
+            let mut pool = pool();
+            if keep {
+                while pool.cached + self.cap > CACHE_LIMIT && !pool.free.is_empty() {
+                    let old = pool.free.remove(0);
+                    pool.cached -= old.cap;
+                    evicted.push(old.ptr);
+                }
+                pool.cached += self.cap;
+                pool.free.push(Free {
+                    ptr: self.ptr.expose_provenance(),
+                    cap: self.cap,
+                });
+            }
+        }
+        if !keep {
+            evicted.push(self.ptr.expose_provenance());
+        }
+        if evicted.is_empty() {
             return;
         }
-        drop(pool);
         // Portable pinned memory is freed under any context; device 0's
         // primary context is one every machine with a driver has. A
-        // failure here can only leak the block.
+        // failure here can only leak the blocks.
         if let Ok(ctx) = self.driver.enter(0) {
-            // SAFETY: the block came from `host_alloc` and is dropped once.
-            let _ = unsafe { self.driver.host_free(&ctx, self.ptr) };
+            for ptr in evicted {
+                // SAFETY: each block came from `host_alloc`, left the pool
+                // (or was never in it) and is freed once.
+                let _ = unsafe {
+                    self.driver
+                        .host_free(&ctx, std::ptr::with_exposed_provenance_mut(ptr))
+                };
+            }
         }
     }
 }
