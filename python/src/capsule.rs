@@ -172,6 +172,33 @@ pub(crate) fn take(py: Python<'_>, capsule: &Bound<'_, PyAny>) -> PyResult<Taken
     Ok(Taken { pointer, versioned })
 }
 
+/// The device of an unconsumed DLPack capsule's tensor, without taking it;
+/// `None` for anything else (not a capsule, consumed, another major
+/// version).
+pub(crate) fn capsule_device(capsule: &Bound<'_, PyAny>) -> Option<dlpack::DLDevice> {
+    let cap = capsule.as_ptr();
+    for (name, versioned) in [(VERSIONED, true), (LEGACY, false)] {
+        // SAFETY: `cap` is a live object and the GIL is held;
+        // `PyCapsule_IsValid` is false, without raising, for anything but
+        // a capsule of this name with a non-NULL pointer.
+        if unsafe { ffi::PyCapsule_IsValid(cap, name.as_ptr()) } != 1 {
+            continue;
+        }
+        // SAFETY: valid with this name (checked above): a live, unconsumed
+        // managed tensor of the matching kind, which stays the capsule's.
+        return unsafe {
+            let pointer = ffi::PyCapsule_GetPointer(cap, name.as_ptr());
+            if versioned {
+                let m = &*pointer.cast::<DLManagedTensorVersioned>();
+                (m.version.major == dlpack::DLPACK_MAJOR_VERSION).then_some(m.dl_tensor.device)
+            } else {
+                Some((*pointer.cast::<DLManagedTensor>()).dl_tensor.device)
+            }
+        };
+    }
+    None
+}
+
 /// Takes the managed tensor out of a DLPack capsule (versioned or legacy)
 /// and adopts it: the tensor calls the producer's deleter when its buffer
 /// is dropped.

@@ -210,29 +210,38 @@ fn cuda_device_count() -> PyResult<usize> {
     device::device_count().map_err(device_error)
 }
 
+/// DLPack's stream integer for CUDA's legacy default stream.
+const LEGACY_STREAM: usize = 1;
+
+fn is_cuda(kind: DLDeviceType) -> bool {
+    kind == DLDeviceType::CUDA || kind == DLDeviceType::CUDA_MANAGED
+}
+
 /// For `from_dlpack`: a CUDA (or CUDA managed) producer, asked for its
 /// tensor on the legacy default stream (DLPack stream 1, which it makes
-/// wait for its own work), held as a `DeviceTensor`. `None` for anything
-/// else (host producers, capsules).
+/// wait for its own work), or a capsule holding such a tensor (from
+/// `torch.utils.dlpack.to_dlpack`; its data is taken as ready on the legacy
+/// stream), held as a `DeviceTensor`. `None` for anything else.
 pub(crate) fn adopt_device<'py>(
     py: Python<'py>,
     x: &Bound<'py, PyAny>,
     copy: Option<bool>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let Ok(device) = x.getattr("__dlpack_device__") else {
-        return Ok(None);
+    let on_cuda = match x.getattr("__dlpack_device__") {
+        Ok(device) => {
+            let (device_type, _): (i32, i32) = device.call0()?.extract()?;
+            is_cuda(DLDeviceType(device_type))
+        }
+        Err(_) => {
+            if !capsule::capsule_device(x).is_some_and(|d| is_cuda(d.device_type)) {
+                return Ok(None);
+            }
+            return adopt_capsule(py, x, copy).map(Some);
+        }
     };
-    let (device_type, _): (i32, i32) = device.call0()?.extract()?;
-    let kind = DLDeviceType(device_type);
-    if kind != DLDeviceType::CUDA && kind != DLDeviceType::CUDA_MANAGED {
+    if !on_cuda {
         return Ok(None);
     }
-    if copy == Some(true) {
-        return Err(PyBufferError::new_err(
-            "copy=True of a device tensor: pass device=\"cpu\" for a host copy",
-        ));
-    }
-    const LEGACY_STREAM: usize = 1;
     let kwargs = PyDict::new(py);
     kwargs.set_item("stream", LEGACY_STREAM)?;
     kwargs.set_item(
@@ -247,7 +256,21 @@ pub(crate) fn adopt_device<'py>(
         }
         other => other?,
     };
-    let taken = capsule::take(py, &cap)?;
+    adopt_capsule(py, &cap, copy).map(Some)
+}
+
+/// A capsule's CUDA tensor as a `DeviceTensor`, ready on the legacy stream.
+fn adopt_capsule<'py>(
+    py: Python<'py>,
+    cap: &Bound<'py, PyAny>,
+    copy: Option<bool>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if copy == Some(true) {
+        return Err(PyBufferError::new_err(
+            "copy=True of a device tensor: pass device=\"cpu\" for a host copy",
+        ));
+    }
+    let taken = capsule::take(py, cap)?;
     // SAFETY: `take` hands over an unconsumed managed tensor of this kind;
     // GPU producers (PyTorch, JAX, CuPy) keep the device memory until the
     // deleter, which may run on any thread (it takes the GIL itself).
@@ -259,9 +282,7 @@ pub(crate) fn adopt_device<'py>(
         }
     }
     .map_err(buffer_error)?;
-    Ok(Some(
-        Bound::new(py, PyDeviceTensor { inner: adopted })?.into_any(),
-    ))
+    Ok(Bound::new(py, PyDeviceTensor { inner: adopted })?.into_any())
 }
 
 /// Adds the classes and functions to the module.

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tftensor
+from conftest import capsule_name
 
 
 def has_driver():
@@ -110,7 +111,7 @@ def test_cuda_producer_becomes_a_device_tensor_held_once():
     gc.collect()
     assert fake.deleted == 0  # the capsule still holds it
     with pytest.raises(BufferError, match="CUDA"):
-        tftensor.from_dlpack(cap)  # a host import refuses it, and releases it
+        tftensor.from_dlpack(cap, device="cpu")  # a host import refuses it, and releases it
     del cap
     gc.collect()
     assert fake.deleted == 1
@@ -180,3 +181,22 @@ def test_upload_device_argument():
     for bad in ["gpu", "cuda:", "cuda:x", "cpu"]:
         with pytest.raises(ValueError):
             tftensor.upload(t, bad)
+
+
+def test_a_raw_cuda_capsule_becomes_a_device_tensor():
+    fake = FakeCuda()
+    cap = fake.__dlpack__(max_version=(1, 0))
+    d = tftensor.from_dlpack(cap)
+    assert isinstance(d, tftensor.DeviceTensor) and d.shape == (2, 3)
+    with pytest.raises(ValueError, match="consumed"):
+        tftensor.from_dlpack(cap)
+    del d
+    gc.collect()
+    assert fake.deleted == 1
+    cap = fake.__dlpack__()
+    with pytest.raises(BufferError, match='device="cpu"'):
+        tftensor.from_dlpack(cap, copy=True)
+    assert capsule_name(cap) == "dltensor_versioned"  # refused before taking it
+    assert tftensor.from_dlpack(cap).shape == (2, 3)
+    gc.collect()
+    assert fake.deleted == 2
