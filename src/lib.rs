@@ -44,6 +44,8 @@ mod buffer;
 #[cfg(feature = "checkpoint")]
 pub mod checkpoint;
 pub mod crc32c;
+#[cfg(feature = "cuda")]
+pub mod device;
 #[cfg(feature = "dlpack")]
 pub mod dlpack;
 mod dtype;

@@ -10,6 +10,7 @@
 //! ```
 
 mod capsule;
+mod device;
 mod errors;
 mod formats;
 mod io;
@@ -170,11 +171,12 @@ impl PyTensor {
         Ok(PyBytes::new(py, &proto.encode_to_vec()))
     }
 
-    /// DLPack export (the array API's `__dlpack__`). Zero-copy; read-only
-    /// because this tensor keeps its handle on the buffer. `copy=True`
-    /// exports a private, writable copy. A legacy capsule (no `max_version`,
-    /// or major version 0) can only carry a copy, as it cannot say
-    /// read-only.
+    /// DLPack export (the array API's `__dlpack__`). Zero-copy and
+    /// read-only: this tensor keeps reading the buffer (it is immutable from
+    /// Python), so a consumer must not write it. `copy=True` exports a
+    /// private, writable copy. A legacy capsule (no `max_version`, or major
+    /// version 0) cannot say read-only, so with `copy=None` it carries a
+    /// copy ("copy if needed") and with `copy=False` it is refused.
     #[pyo3(signature = (*, stream = None, max_version = None, dl_device = None, copy = None))]
     fn __dlpack__<'py>(
         &self,
@@ -198,24 +200,32 @@ impl PyTensor {
             }
         }
         let versioned = max_version.is_some_and(|(major, _)| major >= 1);
-        let copy = copy == Some(true);
         if versioned {
-            let managed = if copy {
+            let managed = if copy == Some(true) {
                 dlpack::export_copy(&self.inner)
             } else {
                 dlpack::export(self.inner.clone())
             }
             .map_err(buffer_error)?;
-            capsule::versioned_capsule(py, managed)
-        } else {
-            let tensor = if copy {
-                self.inner.deep_copy().map_err(to_py)?
-            } else {
-                self.inner.clone()
-            };
-            let managed = dlpack::export_legacy(tensor).map_err(buffer_error)?;
-            capsule::legacy_capsule(py, managed)
+            return capsule::versioned_capsule(py, managed);
         }
+        let managed = match copy {
+            Some(true) => dlpack::export_legacy(self.inner.deep_copy().map_err(to_py)?)
+                .map_err(buffer_error)?,
+            // The clone shares the buffer with `self`, so this copies.
+            None => {
+                dlpack::export_legacy_or_copy(self.inner.clone())
+                    .map_err(buffer_error)?
+                    .0
+            }
+            Some(false) => {
+                return Err(PyBufferError::new_err(
+                    "copy=False: cannot export a read-only tensor as a legacy DLPack capsule, \
+                     which cannot signal read-only; pass max_version=(1, 0) or copy=None",
+                ))
+            }
+        };
+        capsule::legacy_capsule(py, managed)
     }
 
     /// `(device_type, device_id)`: always `(1, 0)`, the CPU.
@@ -224,42 +234,37 @@ impl PyTensor {
     }
 }
 
-/// The tensor behind any DLPack producer (a NumPy array, a PyTorch tensor, a
-/// `tftensor.Tensor`) or a DLPack capsule. Zero-copy when the data is
+/// The tensor behind any DLPack producer (a NumPy array, a PyTorch or JAX
+/// tensor, a `tftensor.Tensor`) or a DLPack capsule (what
+/// `tf.experimental.dlpack.to_dlpack` returns). Zero-copy when the data is
 /// C-contiguous and aligned for its dtype; transposed, strided, reversed or
 /// misaligned data is copied into a compact tensor. The producer's memory is
-/// never written.
-#[pyfunction]
+/// never written. As the array API's `from_dlpack`: `device="cpu"` (or
+/// `(1, 0)`) asks a GPU producer for a host copy; `copy=True` always
+/// copies, `copy=False` refuses data that must be copied.
+/// A CUDA producer gives a `tftensor.DeviceTensor` (zero-copy) unless
+/// `device="cpu"`.
+#[pyfunction(name = "from_dlpack")]
+#[pyo3(signature = (x, /, *, device = None, copy = None))]
+fn py_from_dlpack<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    device: Option<&Bound<'py, PyAny>>,
+    copy: Option<bool>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if device.is_none() {
+        if let Some(on_device) = device::adopt_device(py, x, copy)? {
+            return Ok(on_device);
+        }
+    }
+    let host = PyTensor::from(capsule::from_dlpack(py, x, device, copy)?);
+    Ok(Bound::new(py, host)?.into_any())
+}
+
+/// `from_dlpack(obj)` with the defaults, to a host tensor, for the other
+/// wrappers.
 fn from_dlpack(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-    let capsule = if obj.hasattr("__dlpack__")? {
-        if let Ok(device) = obj.getattr("__dlpack_device__") {
-            let (device_type, device_id): (i32, i32) = device.call0()?.extract()?;
-            let device_type = DLDeviceType(device_type);
-            if !device_type.is_host_readable() {
-                return Err(PyBufferError::new_err(format!(
-                    "cannot import a tensor on device {device_type} (id {device_id}): only \
-                     CPU-readable memory is supported"
-                )));
-            }
-        }
-        let kwargs = PyDict::new(py);
-        kwargs.set_item(
-            "max_version",
-            (dlpack::DLPACK_MAJOR_VERSION, dlpack::DLPACK_MINOR_VERSION),
-        )?;
-        match obj.call_method("__dlpack__", (), Some(&kwargs)) {
-            Ok(capsule) => capsule,
-            // Producers older than the 2023 array API take no keywords.
-            Err(e) if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) => {
-                obj.call_method0("__dlpack__")?
-            }
-            Err(e) => return Err(e),
-        }
-    } else {
-        obj.clone()
-    };
-    let tensor = capsule::consume(py, &capsule)?.map_err(buffer_error)?;
-    Ok(tensor.into())
+    Ok(capsule::from_dlpack(py, obj, None, None)?.into())
 }
 
 /// Parses a serialized `TensorProto` (TF's `Tensor::FromProto`).
@@ -280,11 +285,12 @@ fn live_exports() -> usize {
 #[pymodule(name = "tftensor")]
 fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTensor>()?;
-    m.add_function(wrap_pyfunction!(from_dlpack, m)?)?;
+    m.add_function(wrap_pyfunction!(py_from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
     formats::register(m)?;
     io::register(m)?;
+    device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Export: a [`Tensor`] as a DLPack managed tensor, zero-copy.
 
-use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned};
+use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned, Owner};
+use super::DLDevice;
 use super::{dl_data_type, is_padded, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -55,9 +56,13 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
         tensor.data_ptr().unwrap_or(EMPTY.0.as_ptr()).cast_mut()
     };
     Ok((
-        ExportHeader { data, dtype },
+        ExportHeader {
+            data,
+            dtype,
+            device: DLDevice::CPU,
+        },
         ExportContext {
-            tensor,
+            owner: Owner::Tensor(tensor),
             shape,
             strides,
         },
@@ -156,4 +161,36 @@ pub fn export_legacy(tensor: Tensor) -> Result<ManagedTensor> {
         ));
     }
     Ok(ManagedTensor::new(header, ctx))
+}
+
+/// Exports `tensor` as a legacy `DLManagedTensor` the way the array API's
+/// `copy=None` asks ("copy only if needed"): zero-copy when `tensor` is the
+/// only handle on a buffer it owns, a private copy otherwise, since the
+/// legacy struct cannot say read-only. Returns the export and whether it
+/// copied.
+///
+/// # Errors
+/// As [`export_legacy`] for the dtype, or a failed allocation; never
+/// because the buffer is shared.
+///
+/// ```
+/// use tftensor::{dlpack, Tensor};
+/// let t = Tensor::from_vec([2], vec![1u8, 2])?;
+/// let (m, copied) = dlpack::export_legacy_or_copy(t.clone())?; // shared
+/// assert!(copied);
+/// assert_ne!(m.dl_tensor().data.cast_const().cast(), t.data_ptr().unwrap());
+/// let p = t.data_ptr().unwrap();
+/// let (m, copied) = dlpack::export_legacy_or_copy(t)?; // the only handle
+/// assert!(!copied);
+/// assert_eq!(m.dl_tensor().data.cast_const().cast(), p);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn export_legacy_or_copy(tensor: Tensor) -> Result<(ManagedTensor, bool)> {
+    if tensor.is_shared() {
+        let copy = tensor.deep_copy()?;
+        drop(tensor);
+        Ok((export_legacy(copy)?, true))
+    } else {
+        Ok((export_legacy(tensor)?, false))
+    }
 }

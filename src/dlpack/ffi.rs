@@ -353,11 +353,20 @@ pub fn live_exports() -> usize {
 /// What an export owns until its deleter runs: the tensor (keeping the
 /// buffer alive) and the shape and strides the `DLTensor` points into.
 pub(crate) struct ExportContext {
-    /// Held only for its drop, which releases the buffer.
+    /// Held only for its drop, which releases the memory.
     #[allow(dead_code)]
-    pub(crate) tensor: Tensor,
+    pub(crate) owner: Owner,
     pub(crate) shape: Vec<i64>,
     pub(crate) strides: Vec<i64>,
+}
+
+/// What keeps an export's memory alive until its deleter runs.
+pub(crate) enum Owner {
+    /// A host tensor (its buffer).
+    Tensor(#[allow(dead_code)] Tensor),
+    /// Anything else, e.g. device memory (`crate::device`).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    Other(#[allow(dead_code)] Box<dyn std::any::Any + Send + Sync>),
 }
 
 /// One allocation per export: the managed struct first (so a pointer to it
@@ -372,6 +381,7 @@ struct Exported<M> {
 pub(crate) struct ExportHeader {
     pub(crate) data: *mut u8,
     pub(crate) dtype: DLDataType,
+    pub(crate) device: DLDevice,
 }
 
 fn dl_tensor_of(header: &ExportHeader, ctx: &mut ExportContext) -> DLTensor {
@@ -386,7 +396,7 @@ fn dl_tensor_of(header: &ExportHeader, ctx: &mut ExportContext) -> DLTensor {
     };
     DLTensor {
         data: header.data.cast(),
-        device: DLDevice::CPU,
+        device: header.device,
         ndim,
         dtype: header.dtype,
         shape,

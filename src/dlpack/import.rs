@@ -1,6 +1,6 @@
 //! Import: a producer's DLPack managed tensor adopted as a [`Tensor`].
 
-use super::ffi::{DLManagedTensor, DLManagedTensorVersioned, Foreign};
+use super::ffi::{DLDataType, DLManagedTensor, DLManagedTensorVersioned, Foreign};
 use super::{data_type, is_padded, FLAG_IS_SUBBYTE_TYPE_PADDED};
 use super::{ManagedTensor, ManagedTensorVersioned};
 use crate::dtype::DataType;
@@ -147,6 +147,22 @@ fn layout_of(dims: &[i64], strides: &[i64]) -> Result<Layout> {
     })
 }
 
+/// The dtype of an imported DLPack type, refusing sub-byte types packed
+/// below one value per byte (TF keeps one per byte).
+pub(crate) fn check_padding(dl: DLDataType, flags: u64) -> Result<DataType> {
+    let dtype = data_type(dl)?;
+    if is_padded(dtype, dl) && flags & FLAG_IS_SUBBYTE_TYPE_PADDED == 0 {
+        return Err(Error::unsupported(
+            dtype,
+            format!(
+                "{dtype} packed below one byte per value (no IS_SUBBYTE_TYPE_PADDED flag) is not \
+             supported: TensorFlow keeps one value per byte"
+            ),
+        ));
+    }
+    Ok(dtype)
+}
+
 fn adopt(foreign: Foreign) -> Result<Tensor> {
     let (t, flags) = foreign.header()?;
     let device = t.device.device_type;
@@ -157,16 +173,7 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
             t.device.device_id
         )));
     }
-    let dtype = data_type(t.dtype)?;
-    if is_padded(dtype, t.dtype) && flags & FLAG_IS_SUBBYTE_TYPE_PADDED == 0 {
-        return Err(Error::unsupported(
-            dtype,
-            format!(
-                "{dtype} packed below one byte per value (no IS_SUBBYTE_TYPE_PADDED flag) is not \
-             supported: TensorFlow keeps one value per byte"
-            ),
-        ));
-    }
+    let dtype = check_padding(t.dtype, flags)?;
     let ndim = usize::try_from(t.ndim)
         .ok()
         .filter(|&n| n <= MAX_DIMENSIONS)

@@ -9,7 +9,9 @@
 //!   the export of a shared buffer carries [`FLAG_READ_ONLY`]; a tensor
 //!   taken by value whose buffer it alone owns is handed over writable.
 //!   The legacy form cannot say read-only, so it refuses shared buffers (as
-//!   NumPy does); [`export_copy`] always works, with [`FLAG_IS_COPIED`].
+//!   NumPy does); [`export_legacy_or_copy`] copies a shared buffer instead
+//!   (the array API's `copy=None`); [`export_copy`] always works, with
+//!   [`FLAG_IS_COPIED`].
 //! * [`import`] and [`import_legacy`] adopt a producer's CPU (or
 //!   CPU-readable host) tensor: a zero-copy tensor whose drop calls the
 //!   producer's deleter exactly once, also on every error path.
@@ -51,13 +53,17 @@ mod export;
 mod ffi;
 mod import;
 
-pub use export::{export, export_copy, export_legacy};
+pub use export::{export, export_copy, export_legacy, export_legacy_or_copy};
 pub use ffi::{
     live_exports, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor,
     DLManagedTensorVersioned, DLPackVersion, DLTensor, ManagedTensor, ManagedTensorVersioned,
     DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED,
     FLAG_READ_ONLY,
 };
+#[cfg(feature = "cuda")]
+pub(crate) use ffi::{ExportContext, ExportHeader, Foreign, Owner};
+#[cfg(feature = "cuda")]
+pub(crate) use import::check_padding;
 pub use import::{from_managed, from_managed_legacy, import, import_legacy};
 
 use crate::dtype::DataType;
