@@ -30,3 +30,9 @@
 )]
 
 include!(concat!(env!("OUT_DIR"), "/tensorflow.rs"));
+
+/// TensorBoard's plugin metadata protos (`tensorboard/plugins/*/plugin_data.proto`),
+/// the `content` of a [`summary_metadata::PluginData`].
+pub mod tensorboard {
+    include!(concat!(env!("OUT_DIR"), "/tensorboard.rs"));
+}
