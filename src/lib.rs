@@ -49,6 +49,8 @@ pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
+#[cfg(feature = "events")]
+pub mod events;
 pub mod guide;
 pub mod limits;
 #[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]

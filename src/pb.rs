@@ -25,6 +25,7 @@
 #![allow(
     clippy::derive_partial_eq_without_eq,
     clippy::doc_markdown,
+    clippy::large_enum_variant,
     clippy::missing_const_for_fn,
     clippy::must_use_candidate
 )]
