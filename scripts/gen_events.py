@@ -16,8 +16,8 @@ OUT_DIR defaults to tests/data/events. It writes three log directories:
 
 and for each `<dir>.json`: EventMultiplexer's view (plugin_event_multiplexer,
 every tensor kept) as {run: {tag: {plugin_name, data_class, events: [{step,
-wall_time, dtype, shape, values}]}}}; float values as JSON numbers (exact),
-string values as hex.
+wall_time, dtype, shape, values}]}}}; floats (values and wall times) as
+Python repr() strings (exact), string values as hex.
 """
 
 import json
@@ -86,7 +86,8 @@ def value_json(t):
     if a.dtype == object or a.dtype.kind in "SU":
         vals = [bytes(x).hex() for x in a.reshape(-1)]
     else:
-        vals = [x.item() for x in a.reshape(-1)]
+        # Floats as repr() strings: exact, where JSON number parsers may not be.
+        vals = [repr(float(x)) if a.dtype.kind == "f" else x.item() for x in a.reshape(-1)]
     return {"dtype": tf.dtypes.as_dtype(t.dtype).name, "shape": list(a.shape), "values": vals}
 
 
@@ -102,7 +103,7 @@ def expected(logdir):
             acc = mux.GetAccumulator(run)
             md = acc.summary_metadata.get(tag, summary_pb2.SummaryMetadata())
             events = [
-                {"step": e.step, "wall_time": e.wall_time, **value_json(e.tensor_proto)}
+                {"step": e.step, "wall_time": repr(e.wall_time), **value_json(e.tensor_proto)}
                 for e in mux.Tensors(run, tag)
             ]
             out[run][tag] = {

@@ -25,7 +25,11 @@ pub(super) fn summary_event(
     let field = |len: usize| 1 + varint_len(len as u64) + len;
     let value_len = field(tag.len())
         + field(tensor.len())
-        + if metadata.is_empty() { 0 } else { field(metadata.len()) };
+        + if metadata.is_empty() {
+            0
+        } else {
+            field(metadata.len())
+        };
     let summary_len = field(value_len);
     out.reserve(9 + 11 + field(summary_len));
     out.push(EVENT_WALL_TIME);
@@ -92,16 +96,24 @@ mod tests {
             }),
             ..Default::default()
         };
-        for (step, md) in [(0, Vec::new()), (-3, metadata.encode_to_vec()), (1 << 40, Vec::new())] {
+        for (step, md) in [
+            (0, Vec::new()),
+            (-3, metadata.encode_to_vec()),
+            (1 << 40, Vec::new()),
+        ] {
             let mut out = Vec::new();
             summary_event(&mut out, 1.25, step, "loss", &tensor, &md);
             let event = pb::Event::decode(out.as_slice()).unwrap();
             assert_eq!((event.wall_time, event.step), (1.25, step));
-            let Some(pb::event::What::Summary(s)) = event.what else { panic!() };
+            let Some(pb::event::What::Summary(s)) = event.what else {
+                panic!()
+            };
             let v = &s.value[0];
             assert_eq!(v.tag, "loss");
             assert_eq!(v.metadata.is_some(), !md.is_empty());
-            let Some(pb::summary::value::Value::Tensor(t)) = &v.value else { panic!() };
+            let Some(pb::summary::value::Value::Tensor(t)) = &v.value else {
+                panic!()
+            };
             assert_eq!(t.tensor_content.as_ref(), 0.5f32.to_le_bytes());
         }
     }
@@ -127,6 +139,9 @@ mod tests {
     }
 
     fn hex_bytes(s: &str) -> Vec<u8> {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
     }
 }

@@ -57,7 +57,10 @@ fn inferred_class(plugin_name: &str) -> pb::DataClass {
         PLUGIN_SCALARS => pb::DataClass::Scalar,
         PLUGIN_HISTOGRAMS | PLUGIN_TEXT | PLUGIN_HPARAMS | "pr_curves" | "mesh"
         | "custom_scalars" => pb::DataClass::Tensor,
-        PLUGIN_IMAGES | PLUGIN_AUDIO | PLUGIN_RUN_METADATA | PLUGIN_RUN_METADATA_GRAPH
+        PLUGIN_IMAGES
+        | PLUGIN_AUDIO
+        | PLUGIN_RUN_METADATA
+        | PLUGIN_RUN_METADATA_GRAPH
         | PLUGIN_KERAS_MODEL => pb::DataClass::BlobSequence,
         _ => pb::DataClass::Unknown,
     }
@@ -90,12 +93,26 @@ pub(super) fn migrate_value(
     let (metadata, payload) = match value {
         Some(Oneof::Tensor(t)) => (metadata, Some(Payload::Proto(t))),
         Some(Oneof::SimpleValue(v)) => (
-            Some(migrated_metadata(PLUGIN_SCALARS, Bytes::new(), &tag, metadata.as_ref())),
+            Some(migrated_metadata(
+                PLUGIN_SCALARS,
+                Bytes::new(),
+                &tag,
+                metadata.as_ref(),
+            )),
             Some(Payload::Built(Tensor::from(v))),
         ),
         Some(Oneof::Histo(h)) => (
-            Some(migrated_metadata(PLUGIN_HISTOGRAMS, Bytes::new(), &tag, metadata.as_ref())),
-            Some(Payload::Built(if decode { histogram(&h)? } else { Tensor::default() })),
+            Some(migrated_metadata(
+                PLUGIN_HISTOGRAMS,
+                Bytes::new(),
+                &tag,
+                metadata.as_ref(),
+            )),
+            Some(Payload::Built(if decode {
+                histogram(&h)?
+            } else {
+                Tensor::default()
+            })),
         ),
         Some(Oneof::Image(img)) => {
             let content = pb::tensorboard::ImagePluginData {
@@ -122,7 +139,12 @@ pub(super) fn migrate_value(
             let content = Bytes::from_static(&[0x10, 11, 0x18, 1]);
             let blobs = vec![a.encoded_audio_string, Bytes::new()];
             (
-                Some(migrated_metadata(PLUGIN_AUDIO, content, &tag, metadata.as_ref())),
+                Some(migrated_metadata(
+                    PLUGIN_AUDIO,
+                    content,
+                    &tag,
+                    metadata.as_ref(),
+                )),
                 Some(Payload::Built(strings(&[1, 2], blobs)?)),
             )
         }
@@ -184,8 +206,15 @@ fn migrated_metadata(
             plugin_name: plugin.to_owned(),
             content,
         }),
-        display_name: if display_name.is_empty() { tag } else { display_name }.to_owned(),
-        summary_description: old.map(|m| m.summary_description.clone()).unwrap_or_default(),
+        display_name: if display_name.is_empty() {
+            tag
+        } else {
+            display_name
+        }
+        .to_owned(),
+        summary_description: old
+            .map(|m| m.summary_description.clone())
+            .unwrap_or_default(),
         data_class: 0,
     }
 }
@@ -199,7 +228,8 @@ fn histogram(h: &pb::HistogramProto) -> std::result::Result<Tensor, String> {
         return Tensor::from_vec([0, 3], Vec::<f32>::new()).map_err(|e| e.to_string());
     };
     let end = counts.iter().rposition(|&c| c > 0.0).unwrap_or(start);
-    let (Some(kept), Some(inner)) = (counts.get(start..=end), h.bucket_limit.get(start..end)) else {
+    let (Some(kept), Some(inner)) = (counts.get(start..=end), h.bucket_limit.get(start..end))
+    else {
         return Err(format!(
             "a histogram with {} buckets has {} bucket limits",
             counts.len(),
@@ -227,7 +257,9 @@ fn first_column(t: Tensor) -> std::result::Result<Tensor, String> {
         return Ok(t);
     }
     let rows = t.dim_size(0).map_err(|e| e.to_string())?;
-    let all = t.as_slice::<Bytes>().map_err(|e: Error| format!("audio: {e}"))?;
+    let all = t
+        .as_slice::<Bytes>()
+        .map_err(|e: Error| format!("audio: {e}"))?;
     let stride = all.len() / usize::try_from(rows.max(1)).map_err(|e| e.to_string())?;
     let clips: Vec<Bytes> = all.iter().step_by(stride.max(1)).cloned().collect();
     strings(&[clips.len() as i64], clips)

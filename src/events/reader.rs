@@ -137,7 +137,9 @@ impl EventReader {
             self.run = run;
         }
         let records = RecordReader::open(&path, Compression::None)?;
-        let len = std::fs::metadata(&path).map_err(|e| io_error(&path, &e))?.len();
+        let len = std::fs::metadata(&path)
+            .map_err(|e| io_error(&path, &e))?
+            .len();
         self.current = Some(Current { path, len, records });
         Ok(true)
     }
@@ -161,7 +163,11 @@ impl EventReader {
             }
         }
         let event = pb::Event::decode(self.buf.as_slice()).map_err(|e| {
-            data_loss(&cur.path, offset, format_args!("the record does not decode as an Event: {e}"))
+            data_loss(
+                &cur.path,
+                offset,
+                format_args!("the record does not decode as an Event: {e}"),
+            )
         })?;
         let path = cur.path.clone();
         self.push_event(event, &path, offset)?;
@@ -194,8 +200,10 @@ impl EventReader {
             None => return Ok(()),
             Some(What::Summary(summary)) => {
                 for value in summary.value {
-                    let migrated = migrate_value(value, &mut self.tags, self.decode)
-                        .map_err(|m| invalid(path, format_args!("record at offset {offset}: {m}")))?;
+                    let migrated =
+                        migrate_value(value, &mut self.tags, self.decode).map_err(|m| {
+                            invalid(path, format_args!("record at offset {offset}: {m}"))
+                        })?;
                     if let Some((tag, info, tensor)) = migrated {
                         self.pending.push_back(EventValue {
                             run: self.run.clone(),
@@ -211,9 +219,13 @@ impl EventReader {
                 }
                 return Ok(());
             }
-            Some(What::FileVersion(v)) => {
-                make(String::new(), Kind::FileVersion, "", pb::DataClass::Unknown, Tensor::from(v))
-            }
+            Some(What::FileVersion(v)) => make(
+                String::new(),
+                Kind::FileVersion,
+                "",
+                pb::DataClass::Unknown,
+                Tensor::from(v),
+            ),
             Some(What::GraphDef(g)) => make(
                 RUN_GRAPH_TAG.to_owned(),
                 Kind::Graph,
@@ -228,9 +240,13 @@ impl EventReader {
                 pb::DataClass::BlobSequence,
                 blob(t.run_metadata)?,
             ),
-            Some(What::MetaGraphDef(g)) => {
-                make(String::new(), Kind::MetaGraph, "", pb::DataClass::Unknown, Tensor::from(g))
-            }
+            Some(What::MetaGraphDef(g)) => make(
+                String::new(),
+                Kind::MetaGraph,
+                "",
+                pb::DataClass::Unknown,
+                Tensor::from(g),
+            ),
             Some(What::SessionLog(s)) => make(
                 String::new(),
                 Kind::SessionLog,

@@ -86,15 +86,13 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
         if !v.kind.is_summary() {
             continue;
         }
-        let g = groups
-            .entry((v.run, v.tag))
-            .or_insert_with(|| Group {
-                kind: v.kind,
-                plugin_name: v.plugin_name,
-                steps: Vec::new(),
-                wall_times: Vec::new(),
-                values: Vec::new(),
-            });
+        let g = groups.entry((v.run, v.tag)).or_insert_with(|| Group {
+            kind: v.kind,
+            plugin_name: v.plugin_name,
+            steps: Vec::new(),
+            wall_times: Vec::new(),
+            values: Vec::new(),
+        });
         g.steps.push(v.step);
         g.wall_times.push(v.wall_time);
         g.values.push(v.value);
@@ -141,14 +139,16 @@ pub fn list(path: impl AsRef<Path>) -> Result<Vec<SeriesInfo>> {
         if !v.kind.is_summary() {
             continue;
         }
-        let info = groups.entry((v.run.clone(), v.tag.clone())).or_insert_with(|| SeriesInfo {
-            run: v.run.to_string(),
-            tag: v.tag,
-            kind: v.kind,
-            first_step: v.step,
-            last_step: v.step,
-            count: 0,
-        });
+        let info = groups
+            .entry((v.run.clone(), v.tag.clone()))
+            .or_insert_with(|| SeriesInfo {
+                run: v.run.to_string(),
+                tag: v.tag,
+                kind: v.kind,
+                first_step: v.step,
+                last_step: v.step,
+                count: 0,
+            });
         info.last_step = v.step;
         info.count += 1;
     }
@@ -170,7 +170,10 @@ fn stack(values: Vec<Tensor>) -> Result<SeriesValues> {
         return Ok(SeriesValues::Ragged(values));
     };
     let (dtype, shape) = (first.dtype(), first.shape().clone());
-    if values.iter().any(|t| t.dtype() != dtype || *t.shape() != shape) {
+    if values
+        .iter()
+        .any(|t| t.dtype() != dtype || *t.shape() != shape)
+    {
         return Ok(SeriesValues::Ragged(values));
     }
     let mut dims = vec![values.len() as i64];

@@ -10,9 +10,7 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::encode::{float_scalar, summary_event};
-use super::{
-    invalid, io_error, PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT,
-};
+use super::{invalid, io_error, PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT};
 use crate::pb;
 use crate::tfrecord::{Compression, RecordWriter};
 use crate::{Result, Tensor};
@@ -90,7 +88,8 @@ impl SummaryWriter {
             .create_new(true)
             .open(&path)
             .map_err(|e| io_error(&path, &e))?;
-        let records = RecordWriter::new(file, Compression::None).with_name(path.display().to_string());
+        let records =
+            RecordWriter::new(file, Compression::None).with_name(path.display().to_string());
         let scalar_metadata = plugin_metadata(PLUGIN_SCALARS, Bytes::new()).encode_to_vec();
         let mut w = SummaryWriter {
             records,
@@ -126,7 +125,14 @@ impl SummaryWriter {
         let first = self.first(tag);
         self.scratch.clear();
         let metadata: &[u8] = if first { &self.scalar_metadata } else { &[] };
-        summary_event(&mut self.scratch, now(), step, tag, &float_scalar(value), metadata);
+        summary_event(
+            &mut self.scratch,
+            now(),
+            step,
+            tag,
+            &float_scalar(value),
+            metadata,
+        );
         self.records.write_record(&self.scratch)
     }
 
@@ -161,9 +167,20 @@ impl SummaryWriter {
     ///
     /// # Errors
     /// [`crate::Error::Io`] when writing fails.
-    pub fn add_histogram(&mut self, tag: &str, step: i64, data: &[f64], buckets: usize) -> Result<()> {
+    pub fn add_histogram(
+        &mut self,
+        tag: &str,
+        step: i64,
+        data: &[f64],
+        buckets: usize,
+    ) -> Result<()> {
         let tensor = histogram_buckets(data, buckets)?;
-        self.add_tensor(tag, step, &tensor, Some(&plugin_metadata(PLUGIN_HISTOGRAMS, Bytes::new())))
+        self.add_tensor(
+            tag,
+            step,
+            &tensor,
+            Some(&plugin_metadata(PLUGIN_HISTOGRAMS, Bytes::new())),
+        )
     }
 
     /// Writes markdown text as `tf.summary.text` does: a string scalar,
@@ -172,7 +189,12 @@ impl SummaryWriter {
     /// # Errors
     /// [`crate::Error::Io`] when writing fails.
     pub fn add_text(&mut self, tag: &str, step: i64, text: &str) -> Result<()> {
-        self.add_tensor(tag, step, &Tensor::from(text), Some(&plugin_metadata(PLUGIN_TEXT, Bytes::new())))
+        self.add_tensor(
+            tag,
+            step,
+            &Tensor::from(text),
+            Some(&plugin_metadata(PLUGIN_TEXT, Bytes::new())),
+        )
     }
 
     /// Writes one encoded (PNG, JPEG, GIF) image as `tf.summary.image`
@@ -181,14 +203,26 @@ impl SummaryWriter {
     ///
     /// # Errors
     /// [`crate::Error::Io`] when writing fails.
-    pub fn add_image(&mut self, tag: &str, step: i64, encoded: &[u8], width: u32, height: u32) -> Result<()> {
+    pub fn add_image(
+        &mut self,
+        tag: &str,
+        step: i64,
+        encoded: &[u8],
+        width: u32,
+        height: u32,
+    ) -> Result<()> {
         let blobs = vec![
             Bytes::from(width.to_string()),
             Bytes::from(height.to_string()),
             Bytes::copy_from_slice(encoded),
         ];
         let tensor = Tensor::from_vec([3], blobs)?;
-        self.add_tensor(tag, step, &tensor, Some(&plugin_metadata(PLUGIN_IMAGES, Bytes::new())))
+        self.add_tensor(
+            tag,
+            step,
+            &tensor,
+            Some(&plugin_metadata(PLUGIN_IMAGES, Bytes::new())),
+        )
     }
 
     /// Writes any `Event` as it is (a graph, a session log, a TF1 value).
@@ -197,7 +231,9 @@ impl SummaryWriter {
     /// [`crate::Error::Io`] when writing fails.
     pub fn write_event(&mut self, event: &pb::Event) -> Result<()> {
         self.scratch.clear();
-        event.encode(&mut self.scratch).map_err(|e| invalid(&self.path, e))?;
+        event
+            .encode(&mut self.scratch)
+            .map_err(|e| invalid(&self.path, e))?;
         self.records.write_record(&self.scratch)
     }
 
@@ -305,7 +341,9 @@ pub fn histogram_buckets(data: &[f64], buckets: usize) -> Result<Tensor> {
 /// Unix time in seconds, to the microsecond (TF's `NowMicros() / 1e6`).
 fn now() -> f64 {
     // A clock set before 1970 reads as 1970: the time only labels values.
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
     since.as_micros() as f64 / 1e6
 }
 
