@@ -13,7 +13,7 @@ use super::encode::{float_scalar, summary_event};
 use super::{invalid, io_error, PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT};
 use crate::pb;
 use crate::tfrecord::{Compression, RecordWriter};
-use crate::{Result, Tensor};
+use crate::{DataType, Result, Tensor};
 
 /// TensorBoard's default number of histogram buckets
 /// (`summary_v2.DEFAULT_BUCKET_COUNT`).
@@ -150,7 +150,14 @@ impl SummaryWriter {
         value: &Tensor,
         metadata: Option<&pb::SummaryMetadata>,
     ) -> Result<()> {
-        let tensor = value.as_proto_tensor_content()?.encode_to_vec();
+        // As TF: numbers in tensor_content, strings in string_val (which
+        // TensorBoard's Python reader needs; it cannot read encoded string lists).
+        let proto = if value.dtype() == DataType::String {
+            value.as_proto_field()?
+        } else {
+            value.as_proto_tensor_content()?
+        };
+        let tensor = proto.encode_to_vec();
         let first = self.first(tag);
         let metadata = match metadata {
             Some(m) if first => m.encode_to_vec(),
