@@ -120,7 +120,7 @@ fn check_logdir(name: &str) -> Vec<EventValue> {
     let values = read_all(&data(name));
     let mut got: BTreeMap<(String, String), Vec<&EventValue>> = BTreeMap::new();
     for v in values.iter().filter(|v| v.kind.is_summary()) {
-        got.entry((v.run.to_string(), v.tag.clone()))
+        got.entry((v.run.to_string(), v.tag.to_string()))
             .or_default()
             .push(v);
     }
@@ -163,7 +163,7 @@ fn tf2_summaries_read_as_tensorboard_reads_them() {
     // The first record is the file version.
     assert_eq!(values[0].kind, Kind::FileVersion);
     assert_eq!(values[0].value, Tensor::from("brain.Event:2"));
-    let kind = |tag: &str| values.iter().find(|v| v.tag == tag).unwrap().kind;
+    let kind = |tag: &str| values.iter().find(|v| &*v.tag == tag).unwrap().kind;
     assert_eq!(kind("loss"), Kind::Scalar);
     assert_eq!(kind("weights"), Kind::Histogram);
     assert_eq!(kind("note"), Kind::Text);
@@ -171,7 +171,7 @@ fn tf2_summaries_read_as_tensorboard_reads_them() {
     assert_eq!(kind("raw_tensor"), Kind::Tensor);
     let loss: Vec<f32> = values
         .iter()
-        .filter(|v| v.tag == "loss")
+        .filter(|v| &*v.tag == "loss")
         .map(|v| v.value.scalar::<f32>().unwrap()[()])
         .collect();
     assert_eq!(loss, [1.0, 0.5, 1.0 / 3.0, 0.25]);
@@ -180,13 +180,13 @@ fn tf2_summaries_read_as_tensorboard_reads_them() {
 #[test]
 fn tf1_summaries_migrate_as_data_compat_does() {
     let values = check_logdir("tf1");
-    let kind = |tag: &str| values.iter().find(|v| v.tag == tag).unwrap().kind;
+    let kind = |tag: &str| values.iter().find(|v| &*v.tag == tag).unwrap().kind;
     assert_eq!(kind("acc"), Kind::Scalar);
     assert_eq!(kind("h"), Kind::Histogram);
     assert_eq!(kind("pic/image/0"), Kind::Image);
     assert_eq!(kind("__run_graph__"), Kind::Graph);
     // A TF1 histogram: float32 rows, empty end buckets dropped.
-    let h = values.iter().find(|v| v.tag == "h").unwrap();
+    let h = values.iter().find(|v| &*v.tag == "h").unwrap();
     assert_eq!(h.value.dtype(), DataType::Float);
     assert_eq!(h.value.dim_size(1).unwrap(), 3);
     // The graph is a GraphDef, kept whole.
@@ -370,7 +370,7 @@ fn written_files_read_back_and_carry_metadata_once() {
     assert!(values.iter().all(|v| &*v.run == "run1"));
     let v = &values[1..];
     assert_eq!(
-        (v[2].tag.as_str(), v[2].step, v[2].kind),
+        (&*v[2].tag, v[2].step, v[2].kind),
         ("loss", 2, Kind::Scalar)
     );
     assert_eq!(v[2].value, Tensor::from(1.0f32));

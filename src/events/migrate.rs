@@ -79,9 +79,9 @@ enum Payload {
 /// tensor is not decoded (an empty tensor stands in), for listings.
 pub(super) fn migrate_value(
     value: pb::summary::Value,
-    tags: &mut HashMap<String, TagInfo>,
+    tags: &mut HashMap<Arc<str>, TagInfo>,
     decode: bool,
-) -> std::result::Result<Option<(String, TagInfo, Tensor)>, String> {
+) -> std::result::Result<Option<(Arc<str>, TagInfo, Tensor)>, String> {
     let pb::summary::Value {
         node_name,
         tag,
@@ -151,12 +151,13 @@ pub(super) fn migrate_value(
         Some(Oneof::ObsoleteOldStyleHistogram(_)) | None => (metadata, None),
     };
 
-    let info = match tags.get(&tag) {
-        Some(info) => info.clone(),
+    let (tag, info) = match tags.get_key_value(tag.as_str()) {
+        Some((tag, info)) => (tag.clone(), info.clone()),
         None => {
             let info = TagInfo::new(metadata.as_ref());
+            let tag: Arc<str> = Arc::from(tag);
             tags.insert(tag.clone(), info.clone());
-            info
+            (tag, info)
         }
     };
     let tensor = match payload {

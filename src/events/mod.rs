@@ -44,6 +44,7 @@
 
 mod discover;
 mod encode;
+mod fast;
 mod migrate;
 mod reader;
 mod series;
@@ -159,8 +160,9 @@ pub struct EventValue {
     /// file opened directly).
     pub run: Arc<str>,
     /// The tag (TensorBoard's: the value's `node_name` when `tag` is empty);
-    /// empty for events that are not summaries.
-    pub tag: String,
+    /// empty for events that are not summaries. Shared by the values of a
+    /// tag.
+    pub tag: Arc<str>,
     /// The step.
     pub step: i64,
     /// Unix time in seconds.

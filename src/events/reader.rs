@@ -10,6 +10,7 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::discover::discover;
+use super::fast;
 use super::migrate::{migrate_value, TagInfo};
 use super::{data_loss, invalid, io_error, EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG};
 use crate::pb::{self, event::What};
@@ -54,7 +55,7 @@ struct Current {
 ///
 /// let values: Vec<_> = EventReader::open(&dir)?.collect::<Result<_, _>>()?;
 /// assert_eq!(values[0].kind, Kind::FileVersion);
-/// assert_eq!((values[1].tag.as_str(), values[1].step, values[1].kind), ("note", 3, Kind::Text));
+/// assert_eq!((&*values[1].tag, values[1].step, values[1].kind), ("note", 3, Kind::Text));
 /// assert_eq!(values[1].value, tftensor::Tensor::from("hello"));
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -65,7 +66,7 @@ pub struct EventReader {
     run: Arc<str>,
     current: Option<Current>,
     /// The first metadata of each tag of the current run.
-    tags: HashMap<String, TagInfo>,
+    tags: HashMap<Arc<str>, TagInfo>,
     /// Values of the current record not yet returned.
     pending: VecDeque<EventValue>,
     /// The record buffer, reused.
@@ -162,6 +163,27 @@ impl EventReader {
                 return Err(e);
             }
         }
+        if let Some(s) = fast::scalar_event(&self.buf) {
+            if let Some((tag, info)) = self.tags.get_key_value(s.tag) {
+                if info.kind == Kind::Scalar {
+                    self.pending.push_back(EventValue {
+                        run: self.run.clone(),
+                        tag: tag.clone(),
+                        step: s.step,
+                        wall_time: s.wall_time,
+                        kind: Kind::Scalar,
+                        plugin_name: info.plugin_name.clone(),
+                        data_class: info.data_class,
+                        value: if self.decode {
+                            Tensor::from(s.value)
+                        } else {
+                            Tensor::default()
+                        },
+                    });
+                    return Ok(true);
+                }
+            }
+        }
         let event = pb::Event::decode(self.buf.as_slice()).map_err(|e| {
             data_loss(
                 &cur.path,
@@ -183,18 +205,17 @@ impl EventReader {
             what,
             ..
         } = event;
-        let make = |tag: String, kind: Kind, plugin: &str, class: pb::DataClass, value: Tensor| {
-            EventValue {
+        let make =
+            |tag: &str, kind: Kind, plugin: &str, class: pb::DataClass, value: Tensor| EventValue {
                 run: self.run.clone(),
-                tag,
+                tag: Arc::from(tag),
                 step,
                 wall_time,
                 kind,
                 plugin_name: Arc::from(plugin),
                 data_class: class,
                 value,
-            }
-        };
+            };
         let blob = |b: Bytes| Tensor::from_vec([1], vec![b]);
         let single = match what {
             None => return Ok(()),
@@ -220,42 +241,42 @@ impl EventReader {
                 return Ok(());
             }
             Some(What::FileVersion(v)) => make(
-                String::new(),
+                "",
                 Kind::FileVersion,
                 "",
                 pb::DataClass::Unknown,
                 Tensor::from(v),
             ),
             Some(What::GraphDef(g)) => make(
-                RUN_GRAPH_TAG.to_owned(),
+                RUN_GRAPH_TAG,
                 Kind::Graph,
                 PLUGIN_GRAPHS,
                 pb::DataClass::BlobSequence,
                 blob(g)?,
             ),
             Some(What::TaggedRunMetadata(t)) => make(
-                t.tag,
+                &t.tag,
                 Kind::RunMetadata,
                 super::PLUGIN_RUN_METADATA,
                 pb::DataClass::BlobSequence,
                 blob(t.run_metadata)?,
             ),
             Some(What::MetaGraphDef(g)) => make(
-                String::new(),
+                "",
                 Kind::MetaGraph,
                 "",
                 pb::DataClass::Unknown,
                 Tensor::from(g),
             ),
             Some(What::SessionLog(s)) => make(
-                String::new(),
+                "",
                 Kind::SessionLog,
                 "",
                 pb::DataClass::Unknown,
                 Tensor::from(Bytes::from(s.encode_to_vec())),
             ),
             Some(What::LogMessage(m)) => make(
-                String::new(),
+                "",
                 Kind::LogMessage,
                 "",
                 pb::DataClass::Unknown,

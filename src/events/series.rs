@@ -80,7 +80,7 @@ pub struct SeriesInfo {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
-    let mut groups: BTreeMap<(Arc<str>, String), Group> = BTreeMap::new();
+    let mut groups: BTreeMap<(Arc<str>, Arc<str>), Group> = BTreeMap::new();
     for v in EventReader::open(path)? {
         let v = v?;
         if !v.kind.is_summary() {
@@ -102,7 +102,7 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
         .map(|((run, tag), g)| {
             Ok(Series {
                 run: run.to_string(),
-                tag,
+                tag: tag.to_string(),
                 kind: g.kind,
                 plugin_name: g.plugin_name.to_string(),
                 steps: g.steps,
@@ -133,7 +133,7 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn list(path: impl AsRef<Path>) -> Result<Vec<SeriesInfo>> {
-    let mut groups: BTreeMap<(Arc<str>, String), SeriesInfo> = BTreeMap::new();
+    let mut groups: BTreeMap<(Arc<str>, Arc<str>), SeriesInfo> = BTreeMap::new();
     for v in EventReader::open(path)?.without_values() {
         let v = v?;
         if !v.kind.is_summary() {
@@ -143,7 +143,7 @@ pub fn list(path: impl AsRef<Path>) -> Result<Vec<SeriesInfo>> {
             .entry((v.run.clone(), v.tag.clone()))
             .or_insert_with(|| SeriesInfo {
                 run: v.run.to_string(),
-                tag: v.tag,
+                tag: v.tag.to_string(),
                 kind: v.kind,
                 first_step: v.step,
                 last_step: v.step,
