@@ -102,12 +102,17 @@ fn bench(c: &mut Criterion) {
     let len = dir_bytes(&dir.0);
     let values = read_all(&dir.0);
     let label = common::bytes_label(len as usize);
-    println!("  log: {label} in {values} values ({:.1} bytes per record)", len as f64 / values as f64);
+    println!(
+        "  log: {label} in {values} values ({:.1} bytes per record)",
+        len as f64 / values as f64
+    );
 
     let mut g = c.benchmark_group("events_read");
     g.throughput(Throughput::Bytes(len));
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("reader", &label), |b| b.iter(|| read_all(&dir.0)));
+    g.bench_function(BenchmarkId::new("reader", &label), |b| {
+        b.iter(|| read_all(&dir.0))
+    });
     g.bench_function(BenchmarkId::new("list", &label), |b| {
         b.iter(|| black_box(list(&dir.0).unwrap().len()))
     });
@@ -122,16 +127,20 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n_write as u64));
     g.sample_size(10);
     let tags: Vec<String> = (0..TAGS).map(|i| format!("train/metric_{i}")).collect();
-    g.bench_function(BenchmarkId::new("add_scalar", format!("{}k", n_write / 1000)), |b| {
-        b.iter(|| {
-            let mut w = SummaryWriter::create(&out).unwrap();
-            for i in 0..n_write {
-                w.add_scalar(&tags[i % TAGS], (i / TAGS) as i64, i as f32).unwrap();
-            }
-            w.close().unwrap();
-            let _ = std::fs::remove_dir_all(&out);
-        })
-    });
+    g.bench_function(
+        BenchmarkId::new("add_scalar", format!("{}k", n_write / 1000)),
+        |b| {
+            b.iter(|| {
+                let mut w = SummaryWriter::create(&out).unwrap();
+                for i in 0..n_write {
+                    w.add_scalar(&tags[i % TAGS], (i / TAGS) as i64, i as f32)
+                        .unwrap();
+                }
+                w.close().unwrap();
+                let _ = std::fs::remove_dir_all(&out);
+            })
+        },
+    );
     g.finish();
 }
 
