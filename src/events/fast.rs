@@ -49,13 +49,14 @@ pub(super) fn scalar_event(buf: &[u8]) -> Option<Scalar<'_>> {
             _ => return None,
         }
     }
+    // An empty tag means "use node_name": the general path does that.
+    let tag = tag.filter(|t| !t.is_empty())?;
     Some(Scalar {
         wall_time,
         step,
-        tag: tag.unwrap_or(""),
+        tag,
         value: scalar?,
     })
-    .filter(|s| !s.tag.is_empty())
 }
 
 /// The value of a float32 rank-0 `TensorProto`.

@@ -228,6 +228,7 @@ fn histogram(h: &pb::HistogramProto) -> std::result::Result<Tensor, String> {
     let Some(start) = counts.iter().position(|&c| c > 0.0) else {
         return Tensor::from_vec([0, 3], Vec::<f32>::new()).map_err(|e| e.to_string());
     };
+    // A non-empty bucket exists (`start`), so rposition finds one.
     let end = counts.iter().rposition(|&c| c > 0.0).unwrap_or(start);
     let (Some(kept), Some(inner)) = (counts.get(start..=end), h.bucket_limit.get(start..end))
     else {

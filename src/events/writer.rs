@@ -306,7 +306,7 @@ pub(super) fn plugin_metadata(plugin: &str, content: Bytes) -> pb::SummaryMetada
 ///
 /// ```
 /// let t = tftensor::events::histogram_buckets(&[0.0, 0.5, 1.0, 1.0, 2.0], 2)?;
-/// assert_eq!(t.as_slice::<f64>()?, &[0.0, 1.0, 1.0, 1.0, 2.0, 4.0]);
+/// assert_eq!(t.as_slice::<f64>()?, &[0.0, 1.0, 2.0, 1.0, 2.0, 3.0]);
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn histogram_buckets(data: &[f64], buckets: usize) -> Result<Tensor> {
