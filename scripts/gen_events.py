@@ -8,10 +8,12 @@ OUT_DIR defaults to tests/data/events. It writes three log directories:
 
 * tf2/: one TF2 `tf.summary` run (the root, run "."): scalars, histograms
   (default and 3 buckets, a constant and an empty one), text (scalar and
-  [2] strings), an image, and a raw `tf.summary.write` with no metadata.
+  [2] strings), an image, audio (2 clips), and a raw `tf.summary.write`
+  with no metadata.
 * tf1/: one TF1 `tf.compat.v1.summary.FileWriter` run in graph mode:
-  `simple_value` scalars, `HistogramProto` histograms, a TF1 image, and the
-  graph (a `graph_def` event).
+  `simple_value` scalars, `HistogramProto` histograms, a TF1 image, TF1
+  audio, the graph (a `graph_def` event), a session log and tagged run
+  metadata.
 * runs/: two runs, `train` and `eval/sub`, TF2 scalars.
 
 and for each `<dir>.json`: EventMultiplexer's view (plugin_event_multiplexer,
@@ -50,6 +52,7 @@ def write_tf2(logdir):
         img = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(1, 2, 3, 3)
         tf.summary.image("img", img, step=1)
         tf.summary.write("raw_tensor", tf.constant([[1, 2], [3, 4]], tf.int32), step=1)
+        tf.summary.audio("sound", tf.zeros([2, 4, 1]), 8000, step=3)
     w.close()
 
 
@@ -62,6 +65,7 @@ def write_tf1(logdir):
         s_acc = tf.compat.v1.summary.scalar("acc", x)
         s_h = tf.compat.v1.summary.histogram("h", v)
         s_img = tf.compat.v1.summary.image("pic", i)
+        s_audio = tf.compat.v1.summary.audio("snd", tf.zeros([1, 4, 1]), 8000)
         with tf.compat.v1.Session(graph=g) as sess:
             fw = tf.compat.v1.summary.FileWriter(logdir, graph=g)
             for step in range(3):
@@ -69,6 +73,11 @@ def write_tf1(logdir):
                 fw.add_summary(a, step)
                 fw.add_summary(h, step)
             fw.add_summary(sess.run(s_img, {i: np.full([1, 2, 2, 3], 200, np.uint8)}), 5)
+            fw.add_summary(sess.run(s_audio), 6)
+            fw.add_session_log(tf.compat.v1.SessionLog(status=tf.compat.v1.SessionLog.CHECKPOINT, checkpoint_path="ckpt-6"), 6)
+            meta = tf.compat.v1.RunMetadata()
+            meta.step_stats.dev_stats.add(device="/cpu:0")
+            fw.add_run_metadata(meta, "step6", 6)
             fw.close()
 
 

@@ -169,6 +169,7 @@ fn tf2_summaries_read_as_tensorboard_reads_them() {
     assert_eq!(kind("note"), Kind::Text);
     assert_eq!(kind("img"), Kind::Image);
     assert_eq!(kind("raw_tensor"), Kind::Tensor);
+    assert_eq!(kind("sound"), Kind::Audio);
     let loss: Vec<f32> = values
         .iter()
         .filter(|v| &*v.tag == "loss")
@@ -185,6 +186,15 @@ fn tf1_summaries_migrate_as_data_compat_does() {
     assert_eq!(kind("h"), Kind::Histogram);
     assert_eq!(kind("pic/image/0"), Kind::Image);
     assert_eq!(kind("__run_graph__"), Kind::Graph);
+    assert_eq!(kind("snd/audio/0"), Kind::Audio);
+    assert_eq!(kind("step6"), Kind::RunMetadata);
+    // The session log is kept, raw.
+    let log = values.iter().find(|v| v.kind == Kind::SessionLog).unwrap();
+    let log = pb::SessionLog::decode(log.value.scalar::<Bytes>().unwrap()[()].clone()).unwrap();
+    assert_eq!(
+        (log.status, log.checkpoint_path.as_str()),
+        (pb::session_log::SessionStatus::Checkpoint as i32, "ckpt-6")
+    );
     // A TF1 histogram: float32 rows, empty end buckets dropped.
     let h = values.iter().find(|v| &*v.tag == "h").unwrap();
     assert_eq!(h.value.dtype(), DataType::Float);

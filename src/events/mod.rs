@@ -82,9 +82,9 @@ pub enum Kind {
     /// The graph of a run (tag `__run_graph__`, plugin `graphs`): a string
     /// `[1]` tensor holding a serialized `GraphDef`.
     Graph,
-    /// A serialized `RunMetadata` (a `tagged_run_metadata` event, or plugin
-    /// `graph_run_metadata` / `graph_run_metadata_graph`): a string `[1]`
-    /// tensor.
+    /// A serialized `RunMetadata` (a `tagged_run_metadata` event, plugin
+    /// `graph_tagged_run_metadata`, or plugin `graph_run_metadata` /
+    /// `graph_run_metadata_graph`): a string `[1]` tensor.
     RunMetadata,
     /// Another blob sequence (data class `DATA_CLASS_BLOB_SEQUENCE`, e.g.
     /// plugin `graph_keras_model`).
@@ -126,7 +126,9 @@ impl Kind {
             PLUGIN_IMAGES => Kind::Image,
             PLUGIN_AUDIO => Kind::Audio,
             PLUGIN_GRAPHS => Kind::Graph,
-            PLUGIN_RUN_METADATA | PLUGIN_RUN_METADATA_GRAPH => Kind::RunMetadata,
+            PLUGIN_RUN_METADATA | PLUGIN_RUN_METADATA_GRAPH | PLUGIN_TAGGED_RUN_METADATA => {
+                Kind::RunMetadata
+            }
             _ => match data_class {
                 pb::DataClass::Scalar => Kind::Scalar,
                 pb::DataClass::BlobSequence => Kind::Blob,
@@ -188,6 +190,8 @@ const PLUGIN_AUDIO: &str = "audio";
 const PLUGIN_GRAPHS: &str = "graphs";
 const PLUGIN_RUN_METADATA: &str = "graph_run_metadata";
 const PLUGIN_RUN_METADATA_GRAPH: &str = "graph_run_metadata_graph";
+/// The plugin TensorBoard files `tagged_run_metadata` events under.
+const PLUGIN_TAGGED_RUN_METADATA: &str = "graph_tagged_run_metadata";
 const PLUGIN_KERAS_MODEL: &str = "graph_keras_model";
 const PLUGIN_HPARAMS: &str = "hparams";
 /// The tag TensorBoard files a run's graph under.

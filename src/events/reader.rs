@@ -257,7 +257,7 @@ impl EventReader {
             Some(What::TaggedRunMetadata(t)) => make(
                 &t.tag,
                 Kind::RunMetadata,
-                super::PLUGIN_RUN_METADATA,
+                super::PLUGIN_TAGGED_RUN_METADATA,
                 pb::DataClass::BlobSequence,
                 blob(t.run_metadata)?,
             ),
