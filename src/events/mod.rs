@@ -41,6 +41,10 @@
 //!
 //! Not done here: TensorBoard's purge of data after a `SessionLog START` or
 //! a step going backwards, and its reservoir sampling; every value is kept.
+//! The first metadata of a tag is kept per run (as RustBoard and
+//! `EventAccumulator.summary_metadata` do; Python's loader migrates per
+//! file, which differs only when a run's files disagree on a tag's first
+//! metadata).
 
 mod discover;
 mod encode;
