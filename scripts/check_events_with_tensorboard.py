@@ -10,7 +10,8 @@ value), and TensorBoard 2.21 reads it with both of its readers:
   provider: scalars, histogram and text tensors, and image blobs.
 
 Each must list exactly the runs and tags written, and give back every
-value bit for bit. Exits non-zero on any mismatch.
+value bit for bit; and `tensorboard --inspect` must list every tag. Exits
+non-zero on any mismatch.
 
     /work/venv-tf/bin/python scripts/check_events_with_tensorboard.py [DIR]
 
@@ -138,6 +139,23 @@ def check_rustboard(logdir, manifest):
           f"{n}/{len(want_scalars) + n_tensors + len(want_img)} scalar/histogram/text/image values equal")
 
 
+def check_inspect(logdir, manifest):
+    """`tensorboard --inspect` (the legacy accumulator, no migration) lists
+    every tag of every run under `tensor`, as it does for tf.summary logs."""
+    exe = os.path.join(os.path.dirname(sys.executable), "tensorboard")
+    out = subprocess.run([exe, "--inspect", "--logdir", logdir], capture_output=True, text=True).stdout
+    runs = {}
+    for block in out.split("These tags are in ")[1:]:
+        head, _, body = block.partition(":\n")
+        tags = body.split("tensor\n", 1)[1].split("=" * 10)[0].split()
+        runs[os.path.relpath(head.strip(), logdir)] = set(tags)
+    want = {}
+    for e in manifest:
+        want.setdefault(e["run"], set()).add(e["tag"])
+    check(runs == want, f"tensorboard --inspect: {runs} vs {want}")
+    print(f"tensorboard --inspect: {sum(len(t) for t in runs.values())} tags in runs {sorted(runs)}")
+
+
 def main():
     if len(sys.argv) > 1:
         logdir = sys.argv[1]
@@ -149,6 +167,7 @@ def main():
     import tensorboard
 
     print(f"tensorboard {tensorboard.__version__}; {len(manifest)} values written to {logdir}")
+    check_inspect(logdir, manifest)
     check_accumulator(logdir, manifest)
     check_rustboard(logdir, manifest)
     print("OK" if failures == 0 else f"{failures} MISMATCHES")
