@@ -317,7 +317,7 @@ fn a_bad_crc_is_data_loss_naming_file_and_offset() {
         let Some(Err(err)) = results.last() else {
             panic!("no error")
         };
-        assert!(matches!(err, Error::DataLoss(_)), "{err:?}");
+        assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
         let msg = err.to_string();
         assert!(msg.contains(&path.display().to_string()), "{msg}");
         assert!(
@@ -338,7 +338,7 @@ fn a_garbage_file_is_an_error() {
     std::fs::write(dir.join("events.out.tfevents.0.junk"), &junk).unwrap();
     let results: Vec<_> = EventReader::open(&dir).unwrap().collect();
     assert!(
-        matches!(results.as_slice(), [Err(Error::DataLoss(_))]),
+        matches!(results.as_slice(), [Err(Error::DataLoss { .. })]),
         "{results:?}"
     );
     // A record whose data is not an Event: data loss at its offset.
@@ -354,7 +354,7 @@ fn a_garbage_file_is_an_error() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert!(matches!(err, Error::DataLoss(_)), "{err:?}");
+    assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
     assert!(err.to_string().contains("at offset 0"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
     let (whole, error) = read(data);
     if let Some(e) = &error {
         assert!(
-            matches!(e, Error::DataLoss(_) | Error::InvalidFormat { .. }),
+            matches!(e, Error::DataLoss { .. } | Error::InvalidFormat { .. }),
             "unexpected error kind: {e:?}"
         );
     }

@@ -43,7 +43,7 @@ pub struct RunFiles {
 /// ```
 pub fn discover(path: impl AsRef<Path>) -> Result<Vec<RunFiles>> {
     let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
     if meta.is_file() {
         return Ok(vec![RunFiles {
             run: ".".to_owned(),
@@ -57,9 +57,9 @@ pub fn discover(path: impl AsRef<Path>) -> Result<Vec<RunFiles>> {
     let mut stack = vec![(path.to_path_buf(), String::from("."))];
     while let Some((dir, run)) = stack.pop() {
         let mut files = Vec::new();
-        for entry in std::fs::read_dir(&dir).map_err(|e| io_error(&dir, &e))? {
-            let entry = entry.map_err(|e| io_error(&dir, &e))?;
-            let kind = entry.file_type().map_err(|e| io_error(&entry.path(), &e))?;
+        for entry in std::fs::read_dir(&dir).map_err(|e| io_error(&dir, e))? {
+            let entry = entry.map_err(|e| io_error(&dir, e))?;
+            let kind = entry.file_type().map_err(|e| io_error(&entry.path(), e))?;
             let name = entry.file_name();
             let name = name.to_string_lossy();
             if kind.is_dir() {

@@ -214,7 +214,7 @@ fn data_loss(path: &Path, offset: u64, message: impl Display) -> Error {
     Error::DataLoss(format!("{}: at offset {offset}: {message}", path.display()))
 }
 
-/// An I/O error on `path`.
-fn io_error(path: &Path, e: &std::io::Error) -> Error {
-    Error::io(path.display(), e)
+/// An I/O error on `path` (taken by value, for the coming `Error::io`).
+fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::io(path.display(), &e)
 }

@@ -139,7 +139,7 @@ impl EventReader {
         }
         let records = RecordReader::open(&path, Compression::None)?;
         let len = std::fs::metadata(&path)
-            .map_err(|e| io_error(&path, &e))?
+            .map_err(|e| io_error(&path, e))?
             .len();
         self.current = Some(Current { path, len, records });
         Ok(true)
@@ -338,10 +338,10 @@ fn is_truncated_tail(path: &Path, offset: u64, len: u64) -> Result<bool> {
         return Ok(true);
     }
     let mut header = [0u8; HEADER_LEN as usize];
-    let mut file = File::open(path).map_err(|e| io_error(path, &e))?;
+    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
     file.seek(SeekFrom::Start(offset))
         .and_then(|_| file.read_exact(&mut header))
-        .map_err(|e| io_error(path, &e))?;
+        .map_err(|e| io_error(path, e))?;
     let (len_bytes, crc) = header.split_at(8);
     let mut declared = [0u8; 8];
     declared.copy_from_slice(len_bytes);

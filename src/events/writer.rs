@@ -73,7 +73,7 @@ impl SummaryWriter {
     /// ```
     pub fn create(logdir: impl AsRef<Path>) -> Result<SummaryWriter> {
         let logdir = logdir.as_ref();
-        std::fs::create_dir_all(logdir).map_err(|e| io_error(logdir, &e))?;
+        std::fs::create_dir_all(logdir).map_err(|e| io_error(logdir, e))?;
         let now = now();
         let name = format!(
             "events.out.tfevents.{:010}.{}.{}.{}.v2",
@@ -87,7 +87,7 @@ impl SummaryWriter {
             .write(true)
             .create_new(true)
             .open(&path)
-            .map_err(|e| io_error(&path, &e))?;
+            .map_err(|e| io_error(&path, e))?;
         let records =
             RecordWriter::new(file, Compression::None).with_name(path.display().to_string());
         let scalar_metadata = plugin_metadata(PLUGIN_SCALARS, Bytes::new()).encode_to_vec();

@@ -84,7 +84,7 @@ fn damaged_event_files_never_panic_or_overallocate() {
                     );
                 for e in &errors {
                     assert!(
-                        matches!(e, Error::DataLoss(_) | Error::InvalidFormat { .. }),
+                        matches!(e, Error::DataLoss { .. } | Error::InvalidFormat { .. }),
                         "{} byte {at} ^ {flip:#04x}: {e:?}",
                         file.display()
                     );
