@@ -30,6 +30,7 @@
 
 mod entry;
 mod naming;
+pub use naming::find_prefix;
 mod reader;
 mod slice;
 mod table;

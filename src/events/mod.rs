@@ -203,18 +203,17 @@ const RUN_GRAPH_TAG: &str = "__run_graph__";
 
 /// A file or log directory that is not what it should be.
 fn invalid(path: &Path, message: impl Display) -> Error {
-    Error::InvalidFormat {
-        format: "TensorBoard event file",
-        message: format!("{}: {message}", path.display()),
-    }
+    Error::invalid_format("TensorBoard event file", message.to_string()).with_path(path.display())
 }
 
 /// Damage at a byte offset of an event file.
 fn data_loss(path: &Path, offset: u64, message: impl Display) -> Error {
-    Error::DataLoss(format!("{}: at offset {offset}: {message}", path.display()))
+    Error::data_loss(message.to_string())
+        .with_path(path.display())
+        .with_offset(offset)
 }
 
 /// An I/O error on `path` (taken by value, for the coming `Error::io`).
 fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::io(path.display(), &e)
+    Error::io(path.display(), e)
 }
