@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 /// The `.proto` files to compile, relative to `proto/`.
-const PROTOS: [&str; 11] = [
+const PROTOS: [&str; 18] = [
     "tensorflow/core/example/example.proto",
     "tensorflow/core/example/feature.proto",
     "tensorflow/core/framework/allocation_description.proto",
@@ -18,6 +18,13 @@ const PROTOS: [&str; 11] = [
     "tensorflow/core/framework/types.proto",
     "tensorflow/core/framework/versions.proto",
     "tensorflow/core/protobuf/tensor_bundle.proto",
+    "tensorflow/core/framework/histogram.proto",
+    "tensorflow/core/framework/summary.proto",
+    "tensorflow/core/util/event.proto",
+    "tensorboard/plugins/histogram/plugin_data.proto",
+    "tensorboard/plugins/image/plugin_data.proto",
+    "tensorboard/plugins/scalar/plugin_data.proto",
+    "tensorboard/plugins/text/plugin_data.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -52,6 +52,8 @@ mod dtype;
 mod element;
 mod error;
 mod error_location;
+#[cfg(feature = "events")]
+pub mod events;
 pub mod guide;
 pub mod io;
 pub mod limits;

@@ -25,8 +25,15 @@
 #![allow(
     clippy::derive_partial_eq_without_eq,
     clippy::doc_markdown,
+    clippy::large_enum_variant,
     clippy::missing_const_for_fn,
     clippy::must_use_candidate
 )]
 
 include!(concat!(env!("OUT_DIR"), "/tensorflow.rs"));
+
+/// TensorBoard's plugin metadata protos (`tensorboard/plugins/*/plugin_data.proto`),
+/// the `content` of a [`summary_metadata::PluginData`].
+pub mod tensorboard {
+    include!(concat!(env!("OUT_DIR"), "/tensorboard.rs"));
+}

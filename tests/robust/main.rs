@@ -5,7 +5,8 @@
 //! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
 //! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
-//! every compression), `checkpoint` (tensor bundles: index and data), `dlpack` (foreign
+//! every compression), `checkpoint` (tensor bundles: index and data), `events`
+//! (TensorBoard event files, cut and changed), `dlpack` (foreign
 //! tensors that describe their elements wrongly),
 //! `props` (random tensors sliced at any index and
 //! summarized with any `max_entries`; random and mutated TensorProto bytes).
@@ -25,6 +26,7 @@ mod common;
 
 mod checkpoint;
 mod dlpack;
+mod events;
 mod formats;
 mod props;
 mod proto;

@@ -1,0 +1,69 @@
+//! Fuzzes TensorBoard event files: `EventReader`, `series` and `list` over
+//! a log directory holding the input as its one event file (written to a
+//! temporary directory, since the reader reads files).
+//!
+//! Checks, beyond "no panic, no crash, no hang, no allocation the input
+//! did not pay for":
+//! * errors are `DataLoss` (damaged framing or an `Event` that does not
+//!   decode) or `InvalidFormat` (a value that does not migrate);
+//! * the input cut at any point reads as a prefix of the whole input's
+//!   values, with no error (a truncated last record ends the file);
+//! * `list` and `series` name the same time series with the same counts.
+#![no_main]
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use tftensor::events::{list, series, EventReader, EventValue};
+use tftensor::Error;
+
+fn dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("tftensor-fuzz-events-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    })
+}
+
+fn read(bytes: &[u8]) -> (Vec<EventValue>, Option<Error>) {
+    std::fs::write(dir().join("events.out.tfevents.0.fuzz"), bytes).unwrap();
+    let mut values = Vec::new();
+    for v in EventReader::open(dir()).unwrap() {
+        match v {
+            Ok(v) => values.push(v),
+            Err(e) => return (values, Some(e)),
+        }
+    }
+    (values, None)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (whole, error) = read(data);
+    if let Some(e) = &error {
+        assert!(
+            matches!(e, Error::DataLoss { .. } | Error::InvalidFormat { .. }),
+            "unexpected error kind: {e:?}"
+        );
+    }
+    if error.is_none() {
+        let listed = list(dir()).unwrap();
+        let all = series(dir()).unwrap();
+        assert_eq!(listed.len(), all.len());
+        for (l, s) in listed.iter().zip(&all) {
+            assert_eq!((&l.run, &l.tag, l.kind, l.count), (&s.run, &s.tag, s.kind, s.steps.len()));
+        }
+    }
+    // A cut in the middle: a prefix of the values.
+    let cut = data.len() / 2;
+    let (prefix, cut_error) = read(&data[..cut]);
+    if cut_error.is_none() && error.is_none() {
+        // Compared without the values, which may hold NaN.
+        let key = |v: &EventValue| {
+            (v.run.clone(), v.tag.clone(), v.step, v.wall_time.to_bits(), v.kind, v.value.shape().clone())
+        };
+        assert!(prefix.len() <= whole.len());
+        assert!(prefix.iter().zip(&whole).all(|(a, b)| key(a) == key(b)));
+    }
+});
