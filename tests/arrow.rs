@@ -14,7 +14,7 @@ use tftensor::arrow::arrow_array::{
 use tftensor::arrow::arrow_schema::{DataType as ArrowType, Field};
 use tftensor::arrow::{
     arrow_to_tensor, decode_examples, decode_sequence_examples, fixed_shape_tensor_metadata,
-    tensor_to_arrow, ExamplesDecoder,
+    parse_examples, tensor_to_arrow, ExamplesDecoder, FeatureSpec,
 };
 use tftensor::tfrecord::{Compression, RecordReader};
 use tftensor::{DataType, Error, Tensor};
@@ -362,4 +362,148 @@ fn tensor_mapping_refuses_what_it_cannot_share() {
     let strings: ArrayRef = Arc::new(tftensor::arrow::arrow_array::StringArray::from(vec!["a"]));
     let f = Field::new("x", ArrowType::Utf8, true);
     assert!(arrow_to_tensor(&f, strings.as_ref()).is_err());
+}
+
+// --- feature spec (tf.io.parse_example) ------------------------------------
+
+fn spec() -> Vec<(&'static str, FeatureSpec)> {
+    let fixed = |dtype, shape: &[usize], default| FeatureSpec::FixedLen {
+        dtype,
+        shape: shape.to_vec(),
+        default,
+    };
+    vec![
+        ("fi", fixed(DataType::Int64, &[2], None)),
+        (
+            "ff",
+            fixed(DataType::Float, &[], Some(Tensor::from(-1.0f32))),
+        ),
+        (
+            "fs",
+            fixed(DataType::String, &[], Some(Tensor::from("none"))),
+        ),
+        ("m", fixed(DataType::Float, &[2, 2], None)),
+        (
+            "vi",
+            FeatureSpec::VarLen {
+                dtype: DataType::Int64,
+            },
+        ),
+        (
+            "vs",
+            FeatureSpec::VarLen {
+                dtype: DataType::String,
+            },
+        ),
+        (
+            "r",
+            FeatureSpec::Ragged {
+                dtype: DataType::Float,
+            },
+        ),
+    ]
+}
+
+/// Flat values of a dense (primitive or fixed-size list) column.
+fn flat(a: &dyn Array) -> Vec<Value> {
+    match a.as_fixed_size_list_opt() {
+        Some(l) => flat(l.values().as_ref()),
+        None => (0..a.len()).map(|i| value(a, i)).collect(),
+    }
+}
+
+#[test]
+fn feature_spec_matches_tf_parse_example() {
+    let recs = records("spec.tfrecord", Compression::None);
+    let batch = parse_examples(&recs, &spec()).unwrap();
+    let want = &expected("spec")["parsed"];
+    let schema = batch.schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["fi", "ff", "fs", "m", "vi", "vs", "r"]);
+    for name in ["fi", "ff", "fs", "m"] {
+        let col = batch.column_by_name(name).unwrap();
+        assert_eq!(
+            f32s(Value::Array(flat(col.as_ref()))),
+            f32s(want[name]["values"].clone()),
+            "{name}"
+        );
+    }
+    let field = batch.schema().field_with_name("m").unwrap().clone();
+    assert_eq!(
+        fixed_shape_tensor_metadata(&field).unwrap().unwrap().shape,
+        [2, 2]
+    );
+    let m = arrow_to_tensor(&field, batch.column_by_name("m").unwrap().as_ref()).unwrap();
+    assert_eq!(m.shape().dim_sizes(), [3, 2, 2]);
+    // Ragged: row_splits are the offsets.
+    let r = batch.column_by_name("r").unwrap().as_list::<i64>();
+    assert_eq!(json!(r.value_offsets()), want["r"]["row_splits"]);
+    assert_eq!(
+        f32s(Value::Array(flat(r.values().as_ref()))),
+        f32s(want["r"]["values"].clone())
+    );
+    // VarLen: TF's SparseTensor, rebuilt from the lists.
+    for name in ["vi", "vs"] {
+        let l = batch.column_by_name(name).unwrap().as_list::<i64>();
+        assert_eq!(l.null_count(), 0);
+        let mut indices = Vec::new();
+        let mut width = 0;
+        for i in 0..l.len() {
+            let n = l.value_length(i) as usize;
+            width = width.max(n);
+            indices.extend((0..n).map(|j| json!([i, j])));
+        }
+        assert_eq!(Value::Array(indices), want[name]["indices"], "{name}");
+        assert_eq!(json!([l.len(), width]), want[name]["dense_shape"], "{name}");
+        assert_eq!(
+            Value::Array(flat(l.values().as_ref())),
+            want[name]["values"],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn feature_spec_errors_are_tfs() {
+    let recs = records("spec.tfrecord", Compression::None);
+    let empty_ff = {
+        use tftensor::pb::{feature::Kind, Example, Feature, Features, FloatList};
+        use tftensor::prost::Message;
+        let mut f = Features::default();
+        f.feature.insert(
+            "ff".into(),
+            Feature {
+                kind: Some(Kind::FloatList(FloatList { value: vec![] })),
+            },
+        );
+        vec![Example { features: Some(f) }.encode_to_vec()]
+    };
+    let fixed = |dtype, shape: &[usize], default| FeatureSpec::FixedLen {
+        dtype,
+        shape: shape.to_vec(),
+        default,
+    };
+    for case in expected("spec")["errors"].as_array().unwrap() {
+        let (label, want) = (
+            case["case"].as_str().unwrap(),
+            case["error"].as_str().unwrap(),
+        );
+        let (batch, spec) = match label {
+            "wrong_length" => (&recs, ("fi", fixed(DataType::Int64, &[3], None))),
+            "missing" => (&recs, ("ff", fixed(DataType::Float, &[], None))),
+            "wrong_type" => (&recs, ("fi", fixed(DataType::Float, &[2], None))),
+            "empty_with_default" => (
+                &empty_ff,
+                (
+                    "ff",
+                    fixed(DataType::Float, &[], Some(Tensor::from(-1.0f32))),
+                ),
+            ),
+            "empty_scalar" => (&empty_ff, ("ff", fixed(DataType::Float, &[], None))),
+            other => panic!("unknown case {other}"),
+        };
+        let e = parse_examples(batch, &[spec]).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+        assert_eq!(e.to_string(), want, "{label}");
+    }
 }

@@ -9,7 +9,7 @@
 //! Records are walked at the wire level straight into Arrow buffers; no
 //! `Example` message is built.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use arrow_array::{Array, ArrayRef, LargeListArray, RecordBatch, RecordBatchOptions, StructArray};
@@ -116,6 +116,8 @@ pub struct ExamplesDecoder {
     sequences: Vec<SequenceColumn>,
     sequence_index: Index,
     has_sequence: bool,
+    /// When set, the only context features decoded (a feature spec's).
+    only: Option<HashSet<Vec<u8>>>,
 }
 
 impl ExamplesDecoder {
@@ -136,6 +138,14 @@ impl ExamplesDecoder {
             sequence: true,
             ..ExamplesDecoder::default()
         }
+    }
+
+    /// Decodes only the context features named (others are skipped, as
+    /// `tf.io.parse_example` skips features outside its spec).
+    #[must_use]
+    pub fn only<'a>(mut self, names: impl IntoIterator<Item = &'a str>) -> Self {
+        self.only = Some(names.into_iter().map(|n| n.as_bytes().to_vec()).collect());
+        self
     }
 
     /// Records pushed so far.
@@ -199,6 +209,7 @@ impl ExamplesDecoder {
             let key = map_key(entry)?;
             let i = match self.index.find(position, key) {
                 Some(i) => i,
+                None if self.only.as_ref().is_some_and(|o| !o.contains(key)) => continue,
                 None => {
                     let name = std::str::from_utf8(key).map_err(|_| Malformed)?;
                     self.columns.push(Column {

@@ -6,7 +6,9 @@
 //!   [`arrow_to_tensor`], [`FixedShapeTensorMetadata`].
 //! * Serialized `tf.train.Example` / `SequenceExample` records as a
 //!   `RecordBatch` with tfx-bsl's schema-less decoder contract:
-//!   [`ExamplesDecoder`], [`decode_examples`].
+//!   [`ExamplesDecoder`], [`decode_examples`], [`decode_sequence_examples`].
+//! * The same with a feature spec, as `tf.io.parse_example`:
+//!   [`parse_examples`], [`FeatureSpec`].
 //!
 //! ```
 //! use tftensor::arrow::{arrow_to_tensor, tensor_to_arrow};
@@ -23,6 +25,7 @@
 mod decode;
 mod fixed_shape_tensor;
 mod list_column;
+mod spec;
 mod tensor_metadata;
 mod wire;
 
@@ -31,6 +34,7 @@ pub use fixed_shape_tensor::{
     arrow_to_tensor, arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR,
 };
+pub use spec::{apply_spec, parse_examples, FeatureSpec};
 pub use tensor_metadata::FixedShapeTensorMetadata;
 
 /// Re-exported so users can name Arrow types without adding arrow-rs.
