@@ -13,8 +13,9 @@ use tftensor::arrow::arrow_array::{
 };
 use tftensor::arrow::arrow_schema::{DataType as ArrowType, Field};
 use tftensor::arrow::{
-    arrow_to_tensor, decode_examples, decode_sequence_examples, fixed_shape_tensor_metadata,
-    parse_examples, tensor_to_arrow, ExamplesDecoder, FeatureSpec,
+    arrow_to_tensor, batch_to_examples, decode_examples, decode_sequence_examples,
+    fixed_shape_tensor_metadata, parse_examples, read_examples_arrow, tensor_to_arrow,
+    write_examples_arrow, ExamplesDecoder, FeatureSpec, StreamOptions,
 };
 use tftensor::tfrecord::{Compression, RecordReader};
 use tftensor::{DataType, Error, Tensor};
@@ -506,4 +507,115 @@ fn feature_spec_errors_are_tfs() {
         assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
         assert_eq!(e.to_string(), want, "{label}");
     }
+}
+
+// --- write direction and streaming -------------------------------------------
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tftensor-arrow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn batches_write_back_to_the_same_examples() {
+    use tftensor::prost::Message;
+    for name in ["kinds", "corner", "wire"] {
+        let recs = records(&format!("{name}.tfrecord"), Compression::None);
+        let batch = decode_examples(&recs).unwrap();
+        let examples = batch_to_examples(&batch).unwrap();
+        let again: Vec<Vec<u8>> = examples.iter().map(|e| e.encode_to_vec()).collect();
+        assert_eq!(decode_examples(&again).unwrap(), batch, "{name}");
+        // Each example equals the original parsed (for the well-formed set).
+        if name == "kinds" {
+            for (e, r) in examples.iter().zip(&recs) {
+                // (An empty Features and none are the same data.)
+                let want = tftensor::pb::Example::decode(r.as_slice()).unwrap();
+                assert_eq!(
+                    e.features.clone().unwrap_or_default(),
+                    want.features.unwrap_or_default()
+                );
+            }
+        }
+    }
+    // Through a gzip file.
+    let batch = decode_examples(records("kinds.tfrecord", Compression::None)).unwrap();
+    let path = tmp("w.tfrecord.gz");
+    assert_eq!(
+        write_examples_arrow(&path, Compression::Gzip, [&batch, &batch]).unwrap(),
+        8
+    );
+    let back = decode_examples(records_at(&path, Compression::Gzip)).unwrap();
+    assert_eq!(back.num_rows(), 8);
+    assert_eq!(back.slice(4, 4), batch);
+    // Fixed-shape tensors flatten row-major; a struct column is refused.
+    let t = Tensor::from_vec([2, 2, 2], (0..8).collect::<Vec<i32>>()).unwrap();
+    let (field, array) = tensor_to_arrow(&t, "t").unwrap();
+    let b = RecordBatch::try_new(
+        Arc::new(tftensor::arrow::arrow_schema::Schema::new(vec![field])),
+        vec![array],
+    )
+    .unwrap();
+    let ex = batch_to_examples(&b).unwrap();
+    let f = &ex[1].features.as_ref().unwrap().feature["t"];
+    assert_eq!(
+        f.kind,
+        Some(tftensor::pb::feature::Kind::Int64List(
+            tftensor::pb::Int64List {
+                value: vec![4, 5, 6, 7]
+            }
+        ))
+    );
+    let seq = decode_sequence_examples(records("sequence.tfrecord", Compression::None)).unwrap();
+    assert!(batch_to_examples(&seq).is_err());
+}
+
+fn records_at(path: &Path, c: Compression) -> Vec<Vec<u8>> {
+    RecordReader::open(path, c)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn streams_bounded_batches_across_files() {
+    let dir = data("");
+    // kinds.gzip and kinds.zlib match; read only the gzip one with GZIP.
+    let gz = dir.join("kinds.gz*.tfrecord");
+    let rows: Vec<usize> = read_examples_arrow(
+        [&gz, &gz, &gz],
+        StreamOptions::new(5).compression(Compression::Gzip),
+    )
+    .unwrap()
+    .map(|b| b.unwrap().num_rows())
+    .collect();
+    assert_eq!(rows, [5, 5, 2]);
+    // A spec applies per batch; a glob with no match is NotFound.
+    let spec = vec![(
+        "r".to_owned(),
+        FeatureSpec::Ragged {
+            dtype: DataType::Float,
+        },
+    )];
+    let mut it =
+        read_examples_arrow([data("spec.tfrecord")], StreamOptions::new(2).spec(spec)).unwrap();
+    assert_eq!(
+        it.next()
+            .unwrap()
+            .unwrap()
+            .column(0)
+            .as_list::<i64>()
+            .value_offsets(),
+        &[0, 1, 1]
+    );
+    assert_eq!(it.next().unwrap().unwrap().num_rows(), 1);
+    assert!(it.next().is_none());
+    assert!(matches!(
+        read_examples_arrow([dir.join("*.nothing")], StreamOptions::new(1)),
+        Err(Error::NotFound(_))
+    ));
+    // A bad record ends the stream with its error.
+    let mut it = read_examples_arrow([data("malformed.tfrecord")], StreamOptions::new(8)).unwrap();
+    assert!(matches!(it.next(), Some(Err(Error::DataLoss(_)))));
+    assert!(it.next().is_none());
 }

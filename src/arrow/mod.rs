@@ -9,6 +9,10 @@
 //!   [`ExamplesDecoder`], [`decode_examples`], [`decode_sequence_examples`].
 //! * The same with a feature spec, as `tf.io.parse_example`:
 //!   [`parse_examples`], [`FeatureSpec`].
+//! * Streaming batches from many files (globs, GZIP/ZLIB) in bounded
+//!   memory: [`read_examples_arrow`].
+//! * The write direction, batches to `Example` records and TFRecord files:
+//!   [`batch_to_examples`], [`write_examples_arrow`].
 //!
 //! ```
 //! use tftensor::arrow::{arrow_to_tensor, tensor_to_arrow};
@@ -26,8 +30,10 @@ mod decode;
 mod fixed_shape_tensor;
 mod list_column;
 mod spec;
+mod stream;
 mod tensor_metadata;
 mod wire;
+mod write;
 
 pub use decode::{ExamplesDecoder, SEQUENCE_COLUMN};
 pub use fixed_shape_tensor::{
@@ -35,7 +41,9 @@ pub use fixed_shape_tensor::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR,
 };
 pub use spec::{apply_spec, parse_examples, FeatureSpec};
+pub use stream::{read_examples_arrow, ExampleBatches, StreamOptions};
 pub use tensor_metadata::FixedShapeTensorMetadata;
+pub use write::{batch_to_examples, write_examples_arrow};
 
 /// Re-exported so users can name Arrow types without adding arrow-rs.
 pub use arrow_array;
