@@ -14,11 +14,17 @@ use tftensor::Tensor;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args().nth(1).ok_or("usage: arrow_write OUT")?;
-    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/arrow/kinds.tfrecord");
+    let input = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/arrow/kinds.tfrecord"
+    );
     let records: Vec<Vec<u8>> =
         RecordReader::open(input, Compression::None)?.collect::<Result<_, _>>()?;
     let kinds = decode_examples(&records)?;
-    let t = Tensor::from_vec([4, 2, 3], (0..24).map(|i| i as f32 * 0.5).collect::<Vec<_>>())?;
+    let t = Tensor::from_vec(
+        [4, 2, 3],
+        (0..24).map(|i| i as f32 * 0.5).collect::<Vec<_>>(),
+    )?;
     let (field, array) = tensor_to_arrow(&t, "t")?;
     let tensors = RecordBatch::try_new(Arc::new(Schema::new(vec![field])), vec![array])?;
     let n = write_examples_arrow(&out, Compression::Gzip, [&kinds, &tensors])?;

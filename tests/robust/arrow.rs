@@ -29,8 +29,18 @@ fn decode_all_ways(records: &[Vec<u8>]) {
                 default: Some(Tensor::from_vec([2], vec![0i64, 0]).unwrap()),
             },
         ),
-        ("s", FeatureSpec::VarLen { dtype: DataType::String }),
-        ("f", FeatureSpec::Ragged { dtype: DataType::Float }),
+        (
+            "s",
+            FeatureSpec::VarLen {
+                dtype: DataType::String,
+            },
+        ),
+        (
+            "f",
+            FeatureSpec::Ragged {
+                dtype: DataType::Float,
+            },
+        ),
     ];
     drop(parse_examples(records, &spec));
 }
@@ -59,12 +69,16 @@ fn mutated_records_never_panic_or_overallocate() {
                 let mut batch = records.clone();
                 batch[i] = mutated;
                 let len: usize = batch.iter().map(Vec::len).sum();
-                let ((), bytes) =
-                    catch_unwind(AssertUnwindSafe(|| allocated_by(|| decode_all_ways(&batch))))
-                        .unwrap_or_else(|_| panic!("{what}: panicked"));
+                let ((), bytes) = catch_unwind(AssertUnwindSafe(|| {
+                    allocated_by(|| decode_all_ways(&batch))
+                }))
+                .unwrap_or_else(|_| panic!("{what}: panicked"));
                 // Per value at most 8 bytes out of 1 in, plus per-record
                 // offsets and validity of every column, plus fixed costs.
-                assert!(bytes <= 200 * len + (1 << 20), "{what}: {bytes} bytes for {len}");
+                assert!(
+                    bytes <= 200 * len + (1 << 20),
+                    "{what}: {bytes} bytes for {len}"
+                );
                 checked += 1;
             }
         }
@@ -79,7 +93,9 @@ fn mutated_tensor_metadata_never_panics() {
     for at in 0..bytes.len() {
         let cut = String::from_utf8_lossy(&bytes[..at]).into_owned();
         assert!(FixedShapeTensorMetadata::parse(&cut).is_err(), "{cut}");
-        for c in [b'[', b']', b'{', b'}', b'"', b'-', b'9', b'\\', b',', b':', b' ', b'n'] {
+        for c in [
+            b'[', b']', b'{', b'}', b'"', b'-', b'9', b'\\', b',', b':', b' ', b'n',
+        ] {
             let mut m = bytes.to_vec();
             m[at] = c;
             let text = String::from_utf8_lossy(&m).into_owned();
