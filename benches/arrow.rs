@@ -27,6 +27,9 @@ use tftensor::Tensor;
 
 const BATCH: usize = 4096;
 
+/// Builds serialized record `i` of one shape.
+type MakeRecord = fn(u64) -> Vec<u8>;
+
 fn feature(kind: Kind) -> Feature {
     Feature { kind: Some(kind) }
 }
@@ -83,7 +86,7 @@ fn save(name: &str, records: &[Vec<u8>]) {
 
 fn decode(c: &mut Criterion) {
     let mut g = c.benchmark_group("arrow/decode");
-    let shapes: [(&str, fn(u64) -> Vec<u8>); 2] = [("criteo", criteo), ("float180", float180)];
+    let shapes: [(&str, MakeRecord); 2] = [("criteo", criteo), ("float180", float180)];
     for (name, make) in shapes {
         let records: Vec<Vec<u8>> = (0..BATCH as u64).map(make).collect();
         if mode() != Mode::Test {
