@@ -93,7 +93,8 @@ pub struct ExampleBatches {
 /// let dir = std::env::temp_dir().join(format!("tftensor-doc-arrow-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("a.tfrecord");
-/// tftensor::tfrecord::write_examples(&path, Default::default(), &[Default::default(); 5])?;
+/// let empty = std::collections::BTreeMap::new();
+/// tftensor::tfrecord::write_examples(&path, Default::default(), &vec![empty; 5])?;
 /// let batches = read_examples_arrow([dir.join("*.tfrecord")], StreamOptions::new(2))?;
 /// let rows: Vec<usize> = batches.map(|b| b.map(|b| b.num_rows())).collect::<Result<_, _>>()?;
 /// assert_eq!(rows, [2, 2, 1]);
