@@ -206,7 +206,7 @@ impl ExamplesDecoder {
             let (1, Value::Len(entry)) = (number, value) else {
                 continue;
             };
-            let key = map_key(entry)?;
+            let (key, value) = map_entry(entry)?;
             let i = match self.index.find(position, key) {
                 Some(i) => i,
                 None if self.only.as_ref().is_some_and(|o| !o.contains(key)) => continue,
@@ -222,13 +222,22 @@ impl ExamplesDecoder {
             };
             position += 1;
             let column = self.columns.get_mut(i).ok_or(RecordError::Internal)?;
-            // A repeated key: the last entry wins.
-            column.list.open_row();
+            if column.touched {
+                // A repeated key: the last entry wins.
+                column.list.open_row();
+            }
             column.touched = true;
-            let mut entry_fields = Fields::new(entry);
-            while let Some((number, value)) = entry_fields.next_field()? {
-                if let (2, Value::Len(feature)) = (number, value) {
-                    column.list.merge_feature(feature)?;
+            match value {
+                EntryValue::None => {}
+                EntryValue::One(feature) => column.list.merge_feature(feature)?,
+                EntryValue::Many => {
+                    // Several value fields: merged in order (protobuf).
+                    let mut entry_fields = Fields::new(entry);
+                    while let Some((number, value)) = entry_fields.next_field()? {
+                        if let (2, Value::Len(feature)) = (number, value) {
+                            column.list.merge_feature(feature)?;
+                        }
+                    }
                 }
             }
         }
@@ -333,6 +342,34 @@ fn finish_sequences(mut sequences: Vec<SequenceColumn>, rows: usize) -> Result<(
         .map_err(|e| internal(format!("sequence struct: {e}")))?;
     let field = Field::new(SEQUENCE_COLUMN, array.data_type().clone(), true);
     Ok((field, Arc::new(array)))
+}
+
+/// The value fields of a map entry.
+enum EntryValue<'a> {
+    None,
+    One(&'a [u8]),
+    Many,
+}
+
+/// A map entry's key (field 1; the last one wins, `""` when absent) and
+/// its value (field 2), in one pass.
+fn map_entry(entry: &[u8]) -> std::result::Result<(&[u8], EntryValue<'_>), Malformed> {
+    let mut key: &[u8] = b"";
+    let mut value = EntryValue::None;
+    let mut fields = Fields::new(entry);
+    while let Some((number, v)) = fields.next_field()? {
+        match (number, v) {
+            (1, Value::Len(k)) => key = k,
+            (2, Value::Len(f)) => {
+                value = match value {
+                    EntryValue::None => EntryValue::One(f),
+                    _ => EntryValue::Many,
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((key, value))
 }
 
 /// A map entry's key (field 1; the last one wins, `""` when absent).

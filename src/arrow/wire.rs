@@ -28,6 +28,13 @@ pub(crate) enum Value<'a> {
 /// Reads a varint from the front of `buf`, advancing it.
 #[inline]
 pub(crate) fn varint(buf: &mut &[u8]) -> Result<u64, Malformed> {
+    // One byte: tags, short lengths, small ints (the common case).
+    if let Some((&b, rest)) = buf.split_first() {
+        if b < 0x80 {
+            *buf = rest;
+            return Ok(u64::from(b));
+        }
+    }
     let mut value = 0u64;
     for (i, &b) in buf.iter().enumerate().take(10) {
         value |= u64::from(b & 0x7f) << (7 * i);
