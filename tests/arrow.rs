@@ -616,6 +616,12 @@ fn streams_bounded_batches_across_files() {
     ));
     // A bad record ends the stream with its error.
     let mut it = read_examples_arrow([data("malformed.tfrecord")], StreamOptions::new(8)).unwrap();
-    assert!(matches!(it.next(), Some(Err(Error::DataLoss(_)))));
+    let e = it.next().unwrap().unwrap_err();
+    assert!(matches!(e, Error::DataLoss(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .ends_with("malformed.tfrecord: record 1: Unable to parse example."),
+        "{e}"
+    );
     assert!(it.next().is_none());
 }

@@ -165,14 +165,20 @@ impl ExamplesDecoder {
     /// decoder is unusable after an error.
     pub fn push(&mut self, record: &[u8]) -> Result<()> {
         let row = self.rows;
+        self.push_at(record, || format!("record {row}"))
+    }
+
+    /// [`ExamplesDecoder::push`], with errors naming the record `at()`
+    /// (e.g. its file and index there).
+    pub(crate) fn push_at(&mut self, record: &[u8], at: impl Fn() -> String) -> Result<()> {
         if let Err(e) = self.merge_record(record) {
-            return Err(record_error(self, row, e));
+            return Err(record_error(self, &at(), e));
         }
         for c in &mut self.columns {
             let present = std::mem::take(&mut c.touched);
             c.list
                 .close_row(present)
-                .map_err(|Conflict(e, f)| conflict_error(row, &c.name, e, f))?;
+                .map_err(|Conflict(e, f)| conflict_error(&at(), &c.name, e, f))?;
         }
         for s in &mut self.sequences {
             s.offsets.push(s.steps.rows() as i64);
@@ -416,13 +422,13 @@ impl ExamplesDecoder {
 }
 
 /// Maps a walk error of record `row` to the crate's error.
-fn record_error(d: &ExamplesDecoder, row: usize, e: RecordError) -> crate::Error {
+fn record_error(d: &ExamplesDecoder, at: &str, e: RecordError) -> crate::Error {
     match e {
-        RecordError::Malformed => parse_error(row),
+        RecordError::Malformed => parse_error(at),
         RecordError::Conflict(i, Conflict(expected, found)) => {
             let name = d.sequences.get(i).map_or("", |s| s.name.as_str());
-            conflict_error(row, name, expected, found)
+            conflict_error(at, name, expected, found)
         }
-        RecordError::Internal => internal(format!("record {row}: column index out of range")),
+        RecordError::Internal => internal(format!("{at}: column index out of range")),
     }
 }

@@ -94,14 +94,14 @@ fn invalid(message: impl Into<String>) -> Error {
 }
 
 /// tfx-bsl's `DATA_LOSS: Unable to parse example.`, naming the record.
-fn parse_error(row: usize) -> Error {
-    Error::DataLoss(format!("record {row}: Unable to parse example."))
+fn parse_error(at: &str) -> Error {
+    Error::DataLoss(format!("{at}: Unable to parse example."))
 }
 
 /// tfx-bsl's `INVALID_ARGUMENT` for a feature whose kind changes.
-fn conflict_error(row: usize, name: &str, expected: Kind, found: Kind) -> Error {
+fn conflict_error(at: &str, name: &str, expected: Kind, found: Kind) -> Error {
     Error::InvalidArgument(format!(
-        "record {row}: Feature had wrong type, expected {}, found {} for feature \"{name}\"",
+        "{at}: Feature had wrong type, expected {}, found {} for feature \"{name}\"",
         expected.name(),
         found.name()
     ))

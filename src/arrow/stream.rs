@@ -69,11 +69,15 @@ impl StreamOptions {
 
 /// An iterator of `RecordBatch`es over the records of many files, in
 /// order (see [`read_examples_arrow`]). Each batch is decoded on its own
-/// (schema-less batches may differ in columns). After an error it ends.
+/// (schema-less batches may differ in columns). Errors name the file and
+/// the record's index in it. After an error it ends.
 #[derive(Debug)]
 pub struct ExampleBatches {
     files: VecDeque<PathBuf>,
     reader: Option<RecordReader<File>>,
+    /// The open file's path and the index of its next record.
+    path: String,
+    index: u64,
     options: StreamOptions,
     record: Vec<u8>,
     done: bool,
@@ -117,6 +121,8 @@ pub fn read_examples_arrow(
     Ok(ExampleBatches {
         files,
         reader: None,
+        path: String::new(),
+        index: 0,
         options,
         record: Vec::new(),
         done: false,
@@ -200,14 +206,19 @@ impl ExampleBatches {
             let reader = match &mut self.reader {
                 Some(r) => r,
                 None => match self.files.pop_front() {
-                    Some(path) => self
-                        .reader
-                        .insert(RecordReader::open(&path, self.options.compression)?),
+                    Some(path) => {
+                        self.path = path.display().to_string();
+                        self.index = 0;
+                        self.reader
+                            .insert(RecordReader::open(&path, self.options.compression)?)
+                    }
                     None => break,
                 },
             };
             if reader.read_record(&mut self.record)? {
-                decoder.push(&self.record)?;
+                let (path, index) = (&self.path, self.index);
+                decoder.push_at(&self.record, || format!("{path}: record {index}"))?;
+                self.index += 1;
             } else {
                 self.reader = None;
             }
