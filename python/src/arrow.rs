@@ -10,7 +10,9 @@
 //!   batch with `__arrow_c_array__` (`pa.record_batch(obj)`);
 //! * `tensor_to_arrow(tensor)` returns an `arrow.fixed_shape_tensor` array
 //!   with `__arrow_c_array__` (`pa.array(obj)`) sharing the tensor's
-//!   buffer (the release callback holds the tensor).
+//!   buffer (the release callback holds the tensor), and
+//!   `tensor_from_arrow(obj)` the reverse for any `__arrow_c_array__`
+//!   producer, adopting its buffer.
 //!
 //! A spec maps names to `tf.io.FixedLenFeature`, `VarLenFeature` or
 //! `RaggedFeature` objects (read by duck typing, so TensorFlow is not
@@ -19,9 +21,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use arrow_array::ffi::to_ffi;
+use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{new_null_array, Array, ArrayRef, RecordBatch, RecordBatchReader, StructArray};
+use arrow_array::{
+    make_array, new_null_array, Array, ArrayRef, RecordBatch, RecordBatchReader, StructArray,
+};
 use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{ArrowError, Field, SchemaRef};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -101,6 +105,39 @@ fn batch_array(batch: RecordBatch) -> PyArrowArray {
 fn tensor_to_arrow(tensor: &PyTensor) -> PyResult<PyArrowArray> {
     let (field, array) = ta::tensor_to_arrow(&tensor.inner, "").map_err(to_py)?;
     Ok(PyArrowArray { field, array })
+}
+
+/// An Arrow array from any `__arrow_c_array__` producer (pyarrow's
+/// `FixedShapeTensorArray`, a primitive array) as a tensor that adopts its
+/// values buffer without copying (see `tftensor::arrow::arrow_to_tensor`);
+/// the tensor keeps the producer's memory alive through its release
+/// callback.
+#[pyfunction]
+fn tensor_from_arrow(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let pair = obj.call_method1("__arrow_c_array__", (obj.py().None(),))?;
+    let (schema_cap, array_cap): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = pair.extract()?;
+    let schema_ptr = schema_cap
+        .pointer_checked(Some(c"arrow_schema"))?
+        .cast::<FFI_ArrowSchema>();
+    let array_ptr = array_cap
+        .pointer_checked(Some(c"arrow_array"))?
+        .cast::<FFI_ArrowArray>();
+    // SAFETY: per the PyCapsule protocol a capsule named "arrow_array"
+    // holds a valid ArrowArray struct; `from_raw` moves it out and leaves
+    // `release` NULL in the capsule, as a consumer must, so it is released
+    // once, when the imported data drops.
+    let ffi_array = unsafe { FFI_ArrowArray::from_raw(array_ptr.as_ptr()) };
+    // SAFETY: a capsule named "arrow_schema" holds a valid ArrowSchema
+    // struct, which the capsule owns and keeps alive while it is borrowed
+    // here (no Python code runs in between).
+    let ffi_schema = unsafe { schema_ptr.as_ref() };
+    // SAFETY: the array and schema come from the same producer call and
+    // describe the same data.
+    let data = unsafe { from_ffi(ffi_array, ffi_schema) }.map_err(arrow_err)?;
+    let field = Field::try_from(ffi_schema).map_err(arrow_err)?;
+    let array = make_array(data);
+    let tensor = ta::arrow_to_tensor(&field, array.as_ref()).map_err(to_py)?;
+    Ok(PyTensor::from(tensor))
 }
 
 /// The batches of a file stream, with one schema (the first batch's).
@@ -352,6 +389,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArrowArray>()?;
     m.add_class::<PyArrowStream>()?;
     m.add_function(wrap_pyfunction!(tensor_to_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor_from_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(read_examples_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(decode_examples, m)?)?;
     Ok(())

@@ -136,3 +136,25 @@ def test_stream_with_a_tf_io_like_spec():
     assert m.to_numpy_ndarray().reshape(-1).tolist() == want["m"]["values"]
     assert table.column("vs").to_pylist() == [[b"p"], [], [b"q", b"r"]]
     assert table.column("r").combine_chunks().offsets.to_pylist() == want["r"]["row_splits"]
+
+
+def test_pyarrow_fixed_shape_tensor_imports_without_copying():
+    a = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
+    arr = pa.FixedShapeTensorArray.from_numpy_ndarray(a)  # writes "permutation":[0,1]
+    t = tftensor.tensor_from_arrow(arr)
+    assert t.shape == (4, 2, 3) and t.dtype == "float"
+    back = np.from_dlpack(t)
+    assert np.array_equal(back, a)
+    assert np.shares_memory(back, a)
+    # pyarrow's slice keeps the offset on the list, not the child.
+    s = tftensor.tensor_from_arrow(arr[1:3])
+    assert s.shape == (2, 2, 3)
+    assert np.array_equal(np.from_dlpack(s), a[1:3])
+    assert s.data_ptr == a[1:3].ctypes.data
+    # A primitive array; nulls refuse.
+    assert np.from_dlpack(tftensor.tensor_from_arrow(pa.array([1, 2, 3], pa.int16()))).tolist() == [1, 2, 3]
+    with pytest.raises(Exception, match="nulls"):
+        tftensor.tensor_from_arrow(pa.array([1.0, None]))
+    del arr, a
+    gc.collect()
+    assert back[3, 1, 2] == 23.0
