@@ -625,3 +625,18 @@ fn streams_bounded_batches_across_files() {
     );
     assert!(it.next().is_none());
 }
+
+#[test]
+fn sliced_tensors_export_their_own_region() {
+    let t = Tensor::from_vec([4, 3], (0..12).collect::<Vec<i64>>()).unwrap();
+    let s = t.slice(1, 3).unwrap();
+    let (field, array) = tensor_to_arrow(&s, "s").unwrap();
+    let list = array.as_fixed_size_list();
+    assert_eq!(list.len(), 2);
+    let values = list.values().as_primitive::<Int64Type>();
+    assert_eq!(values.values(), &[3, 4, 5, 6, 7, 8]);
+    assert_eq!(values.values().as_ptr().cast::<u8>(), s.data_ptr().unwrap());
+    let back = arrow_to_tensor(&field, array.as_ref()).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.data_ptr(), s.data_ptr());
+}

@@ -178,6 +178,7 @@ fn lists(
     let found = tf_dtype(list.values().data_type())
         .ok_or_else(|| invalid(format!("feature {name:?} has an unexpected value type")))?;
     if found != dtype {
+        // A kind is only known from a valid row, so one exists.
         let index = (0..list.len()).find(|&i| list.is_valid(i)).unwrap_or(0);
         return Err(Error::InvalidArgument(format!(
             "Name: <unknown>, Key: {name}, Index: {index}.  Data types don't match. Data type: {} but expected type: {}",
@@ -220,6 +221,7 @@ fn fixed_len(
     }
     let offsets = list.value_offsets();
     for (row, w) in offsets.windows(2).enumerate() {
+        // `windows(2)` yields exactly two offsets.
         let len = w.get(1).zip(w.first()).map_or(0, |(b, a)| b - a);
         if list.is_null(row) {
             if default.is_none() {
@@ -235,7 +237,9 @@ fn fixed_len(
             )));
         }
     }
-    // Every row is valid with k values, or null and takes the default.
+    // Every row is valid with k values, or null and takes the default
+    // (which then exists: checked above; `[]` stands for "none" only when
+    // no row needs it).
     let take = |row: usize| list.is_valid(row);
     let values: ArrayRef = match dtype {
         DataType::Int64 => {

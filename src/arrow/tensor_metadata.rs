@@ -178,6 +178,7 @@ impl Parser<'_> {
 
     fn word(&mut self, w: &[u8]) -> bool {
         if self.s.starts_with(w) {
+            // `starts_with` just checked the length.
             self.s = self.s.get(w.len()..).unwrap_or_default();
             true
         } else {
@@ -287,7 +288,7 @@ impl Parser<'_> {
             .s
             .iter()
             .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
-            .unwrap_or(self.s.len());
+            .unwrap_or(self.s.len()); // no delimiter: the number runs to the end
         let (num, rest) = self.s.split_at(end);
         let text = std::str::from_utf8(num).ok()?;
         self.s = rest;
