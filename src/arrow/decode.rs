@@ -45,6 +45,17 @@ struct SequenceColumn {
     row_start: usize,
 }
 
+impl SequenceColumn {
+    /// Null rows up to `rows` (records that lacked this feature).
+    fn pad_to(&mut self, rows: usize) {
+        let last = self.offsets.last().copied().unwrap_or(0); // never empty: starts [0]
+        while self.valid.len() < rows {
+            self.offsets.push(last);
+            self.valid.push(false);
+        }
+    }
+}
+
 /// Columns by name, with a guess of the next column from the previous
 /// record's order (records usually list their features alike).
 #[derive(Debug, Default)]
@@ -116,6 +127,11 @@ pub struct ExamplesDecoder {
     sequences: Vec<SequenceColumn>,
     sequence_index: Index,
     has_sequence: bool,
+    /// Columns the open record set; only they are closed per record, the
+    /// others get their null rows lazily (so sparse wide data costs per
+    /// feature present, not per column).
+    touched_columns: Vec<usize>,
+    touched_sequences: Vec<usize>,
     /// When set, the only context features decoded (a feature spec's).
     only: Option<HashSet<Vec<u8>>>,
 }
@@ -174,15 +190,21 @@ impl ExamplesDecoder {
         if let Err(e) = self.merge_record(record) {
             return Err(record_error(self, &at(), e));
         }
-        for c in &mut self.columns {
-            let present = std::mem::take(&mut c.touched);
+        let row = self.rows;
+        for i in std::mem::take(&mut self.touched_columns) {
+            let c = self.columns.get_mut(i).ok_or_else(|| internal(at()))?;
+            c.touched = false;
+            c.list.pad_to(row);
             c.list
-                .close_row(present)
+                .close_row(true)
                 .map_err(|Conflict(e, f)| conflict_error(&at(), &c.name, e, f))?;
         }
-        for s in &mut self.sequences {
+        for i in std::mem::take(&mut self.touched_sequences) {
+            let s = self.sequences.get_mut(i).ok_or_else(|| internal(at()))?;
+            s.touched = false;
+            s.pad_to(row);
             s.offsets.push(s.steps.rows() as i64);
-            s.valid.push(std::mem::take(&mut s.touched));
+            s.valid.push(true);
             s.row_start = s.steps.rows();
         }
         self.rows += 1;
@@ -220,7 +242,7 @@ impl ExamplesDecoder {
                     let name = std::str::from_utf8(key).map_err(|_| Malformed)?;
                     self.columns.push(Column {
                         name: name.to_owned(),
-                        list: ListColumn::with_null_rows(self.rows),
+                        list: ListColumn::with_null_rows(0),
                         touched: false,
                     });
                     self.index.add(position, key)
@@ -231,6 +253,8 @@ impl ExamplesDecoder {
             if column.touched {
                 // A repeated key: the last entry wins.
                 column.list.open_row();
+            } else {
+                self.touched_columns.push(i);
             }
             column.touched = true;
             match value {
@@ -267,8 +291,8 @@ impl ExamplesDecoder {
                     self.sequences.push(SequenceColumn {
                         name: name.to_owned(),
                         steps: ListColumn::with_null_rows(0),
-                        offsets: vec![0; self.rows + 1],
-                        valid: vec![false; self.rows],
+                        offsets: vec![0],
+                        valid: Vec::new(),
                         touched: false,
                         row_start: 0,
                     });
@@ -279,6 +303,9 @@ impl ExamplesDecoder {
             let s = self.sequences.get_mut(i).ok_or(RecordError::Internal)?;
             // A repeated key: the last entry wins.
             s.steps.truncate_rows(s.row_start);
+            if !s.touched {
+                self.touched_sequences.push(i);
+            }
             s.touched = true;
             let mut entry_fields = Fields::new(entry);
             while let Some((number, value)) = entry_fields.next_field()? {
@@ -310,7 +337,8 @@ impl ExamplesDecoder {
         columns.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
         let mut fields = Vec::with_capacity(columns.len() + 1);
         let mut arrays = Vec::with_capacity(columns.len() + 1);
-        for c in columns {
+        for mut c in columns {
+            c.list.pad_to(rows);
             let array = c.list.finish();
             fields.push(Field::new(c.name, array.data_type().clone(), true));
             arrays.push(array);
@@ -331,7 +359,8 @@ fn finish_sequences(mut sequences: Vec<SequenceColumn>, rows: usize) -> Result<(
     sequences.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let mut fields = Vec::with_capacity(sequences.len());
     let mut arrays = Vec::with_capacity(sequences.len());
-    for s in sequences {
+    for mut s in sequences {
+        s.pad_to(rows);
         let steps = s.steps.finish();
         let list = LargeListArray::try_new(
             item_field(steps.data_type().clone()),

@@ -88,13 +88,23 @@ pub(crate) struct ListColumn {
 }
 
 impl ListColumn {
-    /// A column with `rows` null rows already (a feature first seen late).
+    /// A column with `rows` null rows already.
     pub(crate) fn with_null_rows(rows: usize) -> Self {
         ListColumn {
             offsets: vec![0; rows + 1],
             valid: vec![false; rows],
             bin_offsets: vec![0],
             ..ListColumn::default()
+        }
+    }
+
+    /// Null rows up to `rows` (records that lacked this feature); the open
+    /// row, if any, is unaffected (it writes past the committed values).
+    pub(crate) fn pad_to(&mut self, rows: usize) {
+        let end = self.committed() as i64;
+        while self.valid.len() < rows {
+            self.offsets.push(end);
+            self.valid.push(false);
         }
     }
 
