@@ -40,6 +40,8 @@
     )
 )]
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod buffer;
 #[cfg(feature = "checkpoint")]
 pub mod checkpoint;

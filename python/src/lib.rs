@@ -9,6 +9,7 @@
 //! a = np.from_dlpack(t)               # same memory, read-only
 //! ```
 
+mod arrow;
 mod capsule;
 mod device;
 mod errors;
@@ -289,6 +290,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
     formats::register(m)?;
+    arrow::register(m)?;
     io::register(m)?;
     device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -2,7 +2,8 @@
 //! gives `Ok` or `Err`, never a panic, and never allocates more than the
 //! input justifies.
 //!
-//! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
+//! Modules: `arrow` (tf.Example records to Arrow, mutated; fixed_shape_tensor
+//! metadata JSON), `proto` (TensorProto bytes: mutated conformance vectors,
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
 //! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
 //! every compression), `checkpoint` (tensor bundles: index and data), `events`
@@ -24,6 +25,7 @@ mod arb;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod arrow;
 mod checkpoint;
 mod dlpack;
 mod events;

@@ -1,0 +1,265 @@
+//! Streaming: `RecordBatch`es of at most `batch_size` records from many
+//! TFRecord files, read one record at a time, so memory is bounded by the
+//! batch, not the files.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+
+use super::decode::ExamplesDecoder;
+use super::spec::{apply_spec, FeatureSpec};
+use crate::tfrecord::{Compression, RecordReader};
+use crate::{Error, Result};
+
+/// Options of [`ExampleBatches`].
+///
+/// ```
+/// use tftensor::arrow::StreamOptions;
+/// use tftensor::tfrecord::Compression;
+/// let o = StreamOptions::new(1024).compression(Compression::Gzip).sequence(true);
+/// assert_eq!(o.batch_size, 1024);
+/// ```
+#[derive(Debug, Clone)]
+pub struct StreamOptions {
+    /// Records per batch (the last batch may be shorter); at least 1.
+    pub batch_size: usize,
+    /// The files' compression.
+    pub compression: Compression,
+    /// Decode `SequenceExample`s (a `##SEQUENCE##` column).
+    pub sequence: bool,
+    /// A feature spec, as [`parse_examples`](super::parse_examples).
+    pub spec: Option<Vec<(String, FeatureSpec)>>,
+}
+
+impl StreamOptions {
+    /// Schema-less `Example` batches of `batch_size`, uncompressed files.
+    #[must_use]
+    pub fn new(batch_size: usize) -> Self {
+        StreamOptions {
+            batch_size,
+            compression: Compression::None,
+            sequence: false,
+            spec: None,
+        }
+    }
+
+    /// Sets the compression.
+    #[must_use]
+    pub fn compression(mut self, c: Compression) -> Self {
+        self.compression = c;
+        self
+    }
+
+    /// Decodes `SequenceExample`s.
+    #[must_use]
+    pub fn sequence(mut self, yes: bool) -> Self {
+        self.sequence = yes;
+        self
+    }
+
+    /// Decodes with a feature spec.
+    #[must_use]
+    pub fn spec(mut self, spec: Vec<(String, FeatureSpec)>) -> Self {
+        self.spec = Some(spec);
+        self
+    }
+}
+
+/// An iterator of `RecordBatch`es over the records of many files, in
+/// order (see [`read_examples_arrow`]). Each batch is decoded on its own
+/// (schema-less batches may differ in columns). Errors name the file and
+/// the record's index in it. After an error it ends.
+#[derive(Debug)]
+pub struct ExampleBatches {
+    files: VecDeque<PathBuf>,
+    reader: Option<RecordReader<File>>,
+    /// The open file's path and the index of its next record.
+    path: String,
+    index: u64,
+    options: StreamOptions,
+    record: Vec<u8>,
+    done: bool,
+}
+
+/// Batches of the `tf.train.Example` records in `paths`, in order; a path
+/// whose file name has `*` or `?` is a glob over its directory (matches
+/// sorted by name).
+///
+/// # Errors
+/// `batch_size` 0, an unreadable directory for a glob, or a glob that
+/// matches nothing ([`Error::NotFound`]). Errors reading records come from
+/// the iterator.
+///
+/// ```
+/// use tftensor::arrow::{read_examples_arrow, StreamOptions};
+/// let dir = std::env::temp_dir().join(format!("tftensor-doc-arrow-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("a.tfrecord");
+/// let empty = std::collections::BTreeMap::new();
+/// tftensor::tfrecord::write_examples(&path, Default::default(), &vec![empty; 5])?;
+/// let batches = read_examples_arrow([dir.join("*.tfrecord")], StreamOptions::new(2))?;
+/// let rows: Vec<usize> = batches.map(|b| b.map(|b| b.num_rows())).collect::<Result<_, _>>()?;
+/// assert_eq!(rows, [2, 2, 1]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn read_examples_arrow(
+    paths: impl IntoIterator<Item = impl AsRef<Path>>,
+    options: StreamOptions,
+) -> Result<ExampleBatches> {
+    if options.batch_size == 0 {
+        return Err(Error::InvalidArgument(
+            "batch_size must be at least 1".into(),
+        ));
+    }
+    let mut files = VecDeque::new();
+    for p in paths {
+        files.extend(expand(p.as_ref())?);
+    }
+    Ok(ExampleBatches {
+        files,
+        reader: None,
+        path: String::new(),
+        index: 0,
+        options,
+        record: Vec::new(),
+        done: false,
+    })
+}
+
+/// A path, or the sorted matches of a glob in its file name.
+fn expand(path: &Path) -> Result<Vec<PathBuf>> {
+    let Some(pattern) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(vec![path.to_path_buf()]);
+    };
+    if !pattern.contains(['*', '?']) {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(dir.display().to_string(), &e))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir.display().to_string(), &e))?;
+        let name = entry.file_name();
+        if name
+            .to_str()
+            .is_some_and(|n| glob_match(pattern.as_bytes(), n.as_bytes()))
+        {
+            out.push(entry.path());
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::not_found("no file matches").with_path(path.display()));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `*` (any run) and `?` (one byte) matching, iterative backtracking.
+fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match (pattern.get(p), name.get(n)) {
+            (Some(b'*'), _) => {
+                star = Some((p, n));
+                p += 1;
+            }
+            (Some(&c), Some(&d)) if c == b'?' || c == d => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    star = Some((sp, sn + 1));
+                    p = sp + 1;
+                    n = sn + 1;
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern
+        .get(p..)
+        .is_some_and(|rest| rest.iter().all(|&c| c == b'*'))
+}
+
+impl ExampleBatches {
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let mut decoder = if self.options.sequence {
+            ExamplesDecoder::sequence()
+        } else {
+            ExamplesDecoder::new()
+        };
+        if let Some(spec) = &self.options.spec {
+            decoder = decoder.only(spec.iter().map(|(n, _)| n.as_str()));
+        }
+        while decoder.rows() < self.options.batch_size {
+            let reader = match &mut self.reader {
+                Some(r) => r,
+                None => match self.files.pop_front() {
+                    Some(path) => {
+                        self.path = path.display().to_string();
+                        self.index = 0;
+                        self.reader
+                            .insert(RecordReader::open(&path, self.options.compression)?)
+                    }
+                    None => break,
+                },
+            };
+            if reader.read_record(&mut self.record)? {
+                let (path, index) = (&self.path, self.index);
+                decoder.push_at(&self.record, || format!("{path}: record {index}"))?;
+                self.index += 1;
+            } else {
+                self.reader = None;
+            }
+        }
+        if decoder.rows() == 0 {
+            return Ok(None);
+        }
+        let batch = decoder.finish()?;
+        match &self.options.spec {
+            Some(spec) => {
+                let spec: Vec<(&str, FeatureSpec)> =
+                    spec.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
+                apply_spec(&batch, &spec).map(Some)
+            }
+            None => Ok(Some(batch)),
+        }
+    }
+}
+
+impl Iterator for ExampleBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let out = self.next_batch().transpose();
+        if !matches!(out, Some(Ok(_))) {
+            self.done = true;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match(b"*.tfrecord", b"a.tfrecord"));
+        assert!(glob_match(b"part-?-*", b"part-1-of-3"));
+        assert!(!glob_match(b"*.gz", b"a.tfrecord"));
+        assert!(glob_match(b"a*b*c", b"abxbc"));
+        assert!(!glob_match(b"a?", b"a"));
+    }
+}
