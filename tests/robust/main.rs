@@ -5,7 +5,8 @@
 //! Modules: `proto` (TensorProto bytes: mutated conformance vectors,
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
 //! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
-//! every compression), `checkpoint` (tensor bundles: index and data), `dlpack` (foreign
+//! every compression), `checkpoint` (tensor bundles: index and data), `saved_model`
+//! (SavedModel and frozen GraphDef protos), `dlpack` (foreign
 //! tensors that describe their elements wrongly),
 //! `props` (random tensors sliced at any index and
 //! summarized with any `max_entries`; random and mutated TensorProto bytes).
@@ -28,4 +29,5 @@ mod dlpack;
 mod formats;
 mod props;
 mod proto;
+mod saved_model;
 mod tfrecord;
