@@ -1,6 +1,7 @@
 //! One `MetaGraphDef` of a SavedModel.
 
 use super::ops::ops_used_by_graph_def;
+use super::scan::{read_span, Span};
 use super::signature::Signature;
 use super::slim::SlimMetaGraph;
 use super::{invalid, not_found};
@@ -9,6 +10,15 @@ use crate::pb;
 use bytes::Bytes;
 use prost::Message;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// Where a meta graph's `GraphDef` bytes are: slices of bytes in memory,
+/// or spans of the file, read when asked for.
+#[derive(Debug, Clone)]
+pub(super) enum GraphSource {
+    Bytes(Vec<Bytes>),
+    File { path: PathBuf, spans: Vec<Span> },
+}
 
 /// One `MetaGraphDef`: tag set, signatures, object graph; its `GraphDef`
 /// is decoded only when asked for.
@@ -18,16 +28,17 @@ pub struct MetaGraph {
     meta_info: Option<pb::meta_graph_def::MetaInfoDef>,
     signatures: BTreeMap<String, Signature>,
     object_graph: Option<pb::SavedObjectGraph>,
-    graph_def: Vec<Bytes>,
+    graph_def: GraphSource,
 }
 
 impl MetaGraph {
-    pub(super) fn from_slim(s: SlimMetaGraph) -> MetaGraph {
+    pub(super) fn from_slim(s: SlimMetaGraph, graph_def: GraphSource) -> MetaGraph {
         MetaGraph {
             tags: s
                 .meta_info_def
                 .as_ref()
                 .map(|m| m.tags.clone())
+                // Python reads an absent meta_info_def's tags as [].
                 .unwrap_or_default(),
             meta_info: s.meta_info_def,
             signatures: s
@@ -36,7 +47,7 @@ impl MetaGraph {
                 .map(|(k, v)| (k, Signature::from_proto(v)))
                 .collect(),
             object_graph: s.object_graph_def,
-            graph_def: s.graph_def,
+            graph_def,
         }
     }
 
@@ -100,17 +111,31 @@ impl MetaGraph {
             .unwrap_or_default()
     }
 
-    /// Decodes the `GraphDef` (large tensors are slices of the file, not
-    /// copies).
+    /// Decodes the `GraphDef`. After [`SavedModel::open`](super::SavedModel::open)
+    /// its bytes are read from `saved_model.pb` now (one read; large
+    /// tensors are slices of it, not copies).
     ///
     /// # Errors
     /// [`Error::InvalidFormat`](crate::Error::InvalidFormat) when the
-    /// graph's bytes are not a `GraphDef`.
+    /// graph's bytes are not a `GraphDef`; [`Error::Io`](crate::Error::Io)
+    /// when the file cannot be read again.
     pub fn graph_def(&self) -> Result<pb::GraphDef> {
         let mut g = pb::GraphDef::default();
-        for chunk in &self.graph_def {
-            g.merge(chunk.clone())
-                .map_err(|e| invalid("graph_def", format!("not a GraphDef: {e}")))?;
+        let merge = |g: &mut pb::GraphDef, chunk: Bytes| {
+            g.merge(chunk)
+                .map_err(|e| invalid("graph_def", format!("not a GraphDef: {e}")))
+        };
+        match &self.graph_def {
+            GraphSource::Bytes(chunks) => {
+                for chunk in chunks {
+                    merge(&mut g, chunk.clone())?;
+                }
+            }
+            GraphSource::File { path, spans } => {
+                for &span in spans {
+                    merge(&mut g, read_span(path, span)?)?;
+                }
+            }
         }
         Ok(g)
     }

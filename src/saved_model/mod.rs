@@ -3,9 +3,10 @@
 //! * [`SavedModel::open`] reads `saved_model.pb` (and `fingerprint.pb`):
 //!   the meta graphs with their tag sets, the [`Signature`]s with their
 //!   [`TensorInfo`]s, the fingerprint, the object graph's concrete
-//!   function names. Only what signatures need is decoded up front: each
-//!   meta graph's `graph_def` stays undecoded bytes (a zero-copy slice of the
-//!   file) until [`MetaGraph::graph_def`] or [`MetaGraph::ops`] asks for it.
+//!   function names. Each meta graph's `graph_def` is neither read nor
+//!   decoded up front: its place in the file is noted, and
+//!   [`MetaGraph::graph_def`], [`MetaGraph::ops`] or
+//!   [`MetaGraph::constants`] read it when asked.
 //! * [`SavedModel::show_all`] and friends print what TF 2.21's
 //!   `saved_model_cli show` prints, byte for byte, up to (not including)
 //!   its "Concrete Functions" section, which needs a TF runtime. The ops
@@ -37,6 +38,7 @@ mod constants;
 mod meta_graph;
 mod open;
 mod ops;
+mod scan;
 mod show;
 mod signature;
 mod slim;

@@ -1,6 +1,7 @@
 //! `SavedModel::open`: the directory, `saved_model.pb` and `fingerprint.pb`.
 
-use super::meta_graph::MetaGraph;
+use super::meta_graph::{GraphSource, MetaGraph};
+use super::scan::{scan, Scanned, Stop};
 use super::slim::SlimSavedModel;
 use super::{
     invalid, io_error, not_found, FINGERPRINT_FILENAME, SAVED_MODEL_FILENAME_CPB,
@@ -48,14 +49,18 @@ impl SavedModel {
     pub fn open<P: AsRef<Path>>(dir: P) -> Result<SavedModel> {
         let dir = dir.as_ref();
         let pb_path = dir.join(SAVED_MODEL_FILENAME_PB);
-        let bytes = match std::fs::read(&pb_path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(missing(dir));
+        if !pb_path.is_file() {
+            return Err(missing(dir));
+        }
+        let mut model = match scan(&pb_path) {
+            Ok(s) => Self::from_scan(s, &pb_path)?,
+            Err(Stop::Err(e)) => return Err(e),
+            // Framing the scan leaves to prost: decode the whole file.
+            Err(Stop::Fallback) => {
+                let bytes = std::fs::read(&pb_path).map_err(|e| io_error(pb_path.display(), &e))?;
+                Self::parse(Bytes::from(bytes), &pb_path)?
             }
-            Err(e) => return Err(io_error(pb_path.display(), &e)),
         };
-        let mut model = Self::parse(Bytes::from(bytes), &pb_path)?;
         model.path = dir.to_path_buf();
         let fp_path = dir.join(FINGERPRINT_FILENAME);
         model.fingerprint =
@@ -81,7 +86,34 @@ impl SavedModel {
     fn parse(bytes: Bytes, path: &Path) -> Result<SavedModel> {
         let slim = SlimSavedModel::decode(bytes)
             .map_err(|e| invalid(path.display(), format!("not a SavedModel: {e}")))?;
-        if slim.meta_graphs.is_empty() {
+        let meta_graphs = slim
+            .meta_graphs
+            .into_iter()
+            .map(|mut m| {
+                let chunks = std::mem::take(&mut m.graph_def);
+                MetaGraph::from_slim(m, GraphSource::Bytes(chunks))
+            })
+            .collect();
+        Self::new(slim.saved_model_schema_version, meta_graphs, path)
+    }
+
+    fn from_scan(s: Scanned, path: &Path) -> Result<SavedModel> {
+        let meta_graphs = s
+            .meta_graphs
+            .into_iter()
+            .map(|(m, spans)| {
+                let source = GraphSource::File {
+                    path: path.to_path_buf(),
+                    spans,
+                };
+                MetaGraph::from_slim(m, source)
+            })
+            .collect();
+        Self::new(s.schema_version, meta_graphs, path)
+    }
+
+    fn new(schema_version: i64, meta_graphs: Vec<MetaGraph>, path: &Path) -> Result<SavedModel> {
+        if meta_graphs.is_empty() {
             return Err(invalid(
                 path.display(),
                 "the SavedModel holds no MetaGraphDef",
@@ -89,12 +121,8 @@ impl SavedModel {
         }
         Ok(SavedModel {
             path: PathBuf::new(),
-            schema_version: slim.saved_model_schema_version,
-            meta_graphs: slim
-                .meta_graphs
-                .into_iter()
-                .map(MetaGraph::from_slim)
-                .collect(),
+            schema_version,
+            meta_graphs,
             fingerprint: None,
         })
     }

@@ -127,3 +127,41 @@ fn frozen_graph_truncated_and_flipped() {
         sweep(name, &root().join(name), exercise_graph);
     }
 }
+
+/// `SavedModel::open` walks the file's framing instead of decoding it
+/// whole: over cut and flipped files it agrees with `from_bytes` (both
+/// `Ok` with the same text, or both `Err`), and never panics.
+#[test]
+fn open_from_file_agrees_with_from_bytes() {
+    let bytes = std::fs::read(root().join("module/saved_model.pb")).unwrap();
+    let dir = std::env::temp_dir().join(format!("tftensor-robust-sm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("saved_model.pb");
+    let check = |input: &[u8]| {
+        std::fs::write(&file, input).unwrap();
+        let a = catch_unwind(|| SavedModel::open(&dir)).unwrap_or_else(|_| panic!("open panicked"));
+        let b = SavedModel::from_bytes(Bytes::copy_from_slice(input));
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.show_all().ok(), b.show_all().ok());
+                assert_eq!(a.show_tag_sets(), b.show_tag_sets());
+            }
+            (Err(_), Err(_)) => {}
+            (a, b) => panic!("open {:?} vs from_bytes {:?}", a.err(), b.err()),
+        }
+    };
+    for cut in (0..bytes.len()).filter(|i| i % 37 == 0 || *i < 64) {
+        check(&bytes[..cut]);
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..300 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut m = bytes.clone();
+        let i = (state % m.len() as u64) as usize;
+        m[i] ^= 1 << ((state >> 32) % 8);
+        check(&m);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
