@@ -38,13 +38,14 @@ pub struct ConstEntry {
 /// the protos' headers; [`GraphConstants::read`] decodes one tensor with
 /// TF's `Tensor::FromProto` rules, equal to `tf.make_ndarray`.
 ///
-/// ```no_run
+/// ```
 /// use tftensor::saved_model::GraphConstants;
-/// let consts = GraphConstants::open("frozen_graph.pb")?;
-/// for e in consts.entries() {
-///     println!("{} {} {} {:?}", e.name, e.dtype, e.shape, e.byte_len);
-/// }
-/// let w = consts.read("W")?;
+/// use tftensor::DataType;
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/saved_model/frozen_tf1.pb");
+/// let consts = GraphConstants::open(path)?;
+/// let w = consts.entries().iter().find(|e| e.name == "W").unwrap();
+/// assert_eq!((w.dtype, w.shape.dim_sizes(), w.byte_len), (DataType::Float, vec![4, 2], Some(32)));
+/// assert_eq!(consts.read("n")?.as_slice::<i32>()?, &[7]);
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 #[derive(Debug, Clone)]

@@ -17,14 +17,15 @@ use std::path::{Path, PathBuf};
 /// listing: tag sets, signatures, fingerprint, object graph. Each meta
 /// graph's `GraphDef` is kept as bytes and decoded on demand.
 ///
-/// ```no_run
+/// ```
 /// use tftensor::saved_model::SavedModel;
-/// let model = SavedModel::open("exported")?;
+/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/saved_model/module");
+/// let model = SavedModel::open(dir)?;
 /// let serve = model.meta_graph("serve")?;
 /// let sig = serve.signature("serving_default")?;
-/// for (key, info) in sig.inputs() {
-///     println!("{key}: {} {:?} ({})", info.dtype(), info.dims(), info.name());
-/// }
+/// let x = &sig.inputs()["x"];
+/// assert_eq!((x.name(), x.dims()), ("serving_default_x:0", Some(&[-1, 3][..])));
+/// assert!(model.show_all()?.contains("Method name is: tensorflow/serving/predict\n"));
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 #[derive(Debug, Clone)]
