@@ -256,6 +256,19 @@ fn errors_are_clear() {
         "{err}"
     );
 
+    // Text and chunked SavedModels are refused by name.
+    for other in ["saved_model.pbtxt", "saved_model.cpb"] {
+        let dir = std::env::temp_dir().join(format!("tftensor-sm-{other}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(other), b"meta_graphs {}").unwrap();
+        let err = SavedModel::open(&dir).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            matches!(&err, Error::InvalidFormat { message, .. } if message.contains(other)),
+            "{err}"
+        );
+    }
+
     let m = SavedModel::open(root().join("module")).unwrap();
     let err = m.meta_graph("serve,gpu").unwrap_err();
     assert!(matches!(&err, Error::NotFound(_)));
