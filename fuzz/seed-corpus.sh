@@ -54,3 +54,13 @@ mkdir -p corpus/npy corpus/safetensors
 cp ../tests/data/npy/*.npy ../tests/data/npy/*.npz corpus/npy/
 cp ../tests/data/safetensors/*.safetensors corpus/safetensors/
 echo "copied $(ls corpus/npy | wc -l) npy/npz and $(ls corpus/safetensors | wc -l) safetensors seeds"
+
+# The saved_model target: every saved_model.pb and frozen GraphDef under
+# tests/data/saved_model/.
+sout=corpus/saved_model
+mkdir -p "$sout"
+for f in ../tests/data/saved_model/*/saved_model.pb; do
+  cp "$f" "$sout/$(basename "$(dirname "$f")").pb"
+done
+cp ../tests/data/saved_model/*.pb "$sout/"
+echo "wrote $(ls "$sout" | wc -l) saved_model seeds to fuzz/$sout"

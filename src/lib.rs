@@ -67,6 +67,8 @@ pub mod pb;
 mod proto;
 #[cfg(feature = "safetensors")]
 pub mod safetensors;
+#[cfg(feature = "saved_model")]
+pub mod saved_model;
 mod shape;
 mod summary;
 mod tensor;

@@ -25,6 +25,7 @@
 #![allow(
     clippy::derive_partial_eq_without_eq,
     clippy::doc_markdown,
+    // oneofs such as `AttrValue.value` hold a whole `TensorProto` inline.
     clippy::large_enum_variant,
     clippy::missing_const_for_fn,
     clippy::must_use_candidate
@@ -36,4 +37,28 @@ include!(concat!(env!("OUT_DIR"), "/tensorflow.rs"));
 /// the `content` of a [`summary_metadata::PluginData`].
 pub mod tensorboard {
     include!(concat!(env!("OUT_DIR"), "/tensorboard.rs"));
+}
+
+/// The two protobuf well-known types TensorFlow's SavedModel protos use,
+/// written by hand (wire-identical to `google/protobuf/{any,wrappers}.proto`)
+/// so the crate needs no `prost-types`.
+pub mod wkt {
+    /// `google.protobuf.Any`: a message of the type named by `type_url`.
+    #[derive(Clone, PartialEq, ::prost::Message)]
+    pub struct Any {
+        /// The message's type, e.g. `type.googleapis.com/tensorflow.AssetFileDef`.
+        #[prost(string, tag = "1")]
+        pub type_url: ::prost::alloc::string::String,
+        /// The serialized message.
+        #[prost(bytes = "bytes", tag = "2")]
+        pub value: ::prost::bytes::Bytes,
+    }
+
+    /// `google.protobuf.BoolValue`: a `bool` that can be absent.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+    pub struct BoolValue {
+        /// The value.
+        #[prost(bool, tag = "1")]
+        pub value: bool,
+    }
 }

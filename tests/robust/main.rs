@@ -7,7 +7,8 @@
 //! structural attacks, huge shapes, nested variants), `formats` (`.npy`,
 //! `.npz`, `.safetensors`), `tfrecord` (records, tensors and `Example`s in
 //! every compression), `checkpoint` (tensor bundles: index and data), `events`
-//! (TensorBoard event files, cut and changed), `dlpack` (foreign
+//! (TensorBoard event files, cut and changed), `saved_model` (SavedModel and
+//! frozen GraphDef protos), `dlpack` (foreign
 //! tensors that describe their elements wrongly),
 //! `props` (random tensors sliced at any index and
 //! summarized with any `max_entries`; random and mutated TensorProto bytes).
@@ -32,4 +33,5 @@ mod events;
 mod formats;
 mod props;
 mod proto;
+mod saved_model;
 mod tfrecord;
