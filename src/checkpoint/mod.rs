@@ -29,6 +29,7 @@
 //! ```
 
 mod entry;
+mod load;
 mod naming;
 mod reader;
 mod slice;
