@@ -23,14 +23,18 @@ use crate::error::Result;
 /// At and above this many bytes, a read destination is a huge-page map.
 pub(crate) const LARGE: usize = 4 << 20;
 
+/// The transparent huge page size on x86-64 and (4 KiB-page) arm64.
+const HUGE_PAGE: usize = 2 << 20;
+
 /// A buffer that reads fill, then frozen into shared read-only [`Bytes`].
 pub(crate) struct ReadBuf {
     inner: Inner,
 }
 
 enum Inner {
-    /// An anonymous map (page-aligned, kernel-zeroed pages).
-    Map(memmap2::MmapMut),
+    /// An anonymous map (page-aligned, kernel-zeroed pages) of at least
+    /// the length that follows.
+    Map(memmap2::MmapMut, usize),
     /// A zeroed `Vec`, for small buffers.
     Vec(Vec<u8>),
 }
@@ -43,7 +47,12 @@ impl ReadBuf {
     /// memory cannot be had.
     pub(crate) fn new(len: usize) -> Result<ReadBuf> {
         if len >= LARGE {
-            let map = memmap2::MmapMut::map_anon(len)
+            // A whole number of huge pages: the kernel aligns such a map to
+            // a huge-page boundary, so no 4 KiB pages are left at its ends.
+            let mapped = len
+                .checked_next_multiple_of(HUGE_PAGE)
+                .ok_or(crate::Error::AllocationFailed { bytes: len })?;
+            let map = memmap2::MmapMut::map_anon(mapped)
                 .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
             #[cfg(target_os = "linux")]
             {
@@ -52,7 +61,7 @@ impl ReadBuf {
                 let _ = map.advise(memmap2::Advice::HugePage);
             }
             return Ok(ReadBuf {
-                inner: Inner::Map(map),
+                inner: Inner::Map(map, len),
             });
         }
         let mut v = super::try_vec::<u8>(len)?;
@@ -65,7 +74,7 @@ impl ReadBuf {
     /// The whole buffer, writable while it is private.
     pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         match &mut self.inner {
-            Inner::Map(m) => m.as_mut(),
+            Inner::Map(m, len) => m.get_mut(..*len).unwrap_or_default(),
             Inner::Vec(v) => v.as_mut_slice(),
         }
     }
@@ -75,7 +84,7 @@ impl ReadBuf {
     /// offsets.
     pub(crate) fn addr(&self) -> usize {
         match &self.inner {
-            Inner::Map(m) => m.as_ptr() as usize,
+            Inner::Map(m, _) => m.as_ptr() as usize,
             Inner::Vec(v) => v.as_ptr() as usize,
         }
     }
@@ -86,7 +95,7 @@ impl ReadBuf {
     /// An I/O error when the map cannot be made read-only.
     pub(crate) fn freeze(self) -> io::Result<Bytes> {
         Ok(match self.inner {
-            Inner::Map(m) => Bytes::from_owner(m.make_read_only()?),
+            Inner::Map(m, len) => Bytes::from_owner(m.make_read_only()?).slice(..len),
             // `from_owner` keeps the Vec where it is (`Bytes::from` may
             // reallocate to shed spare capacity).
             Inner::Vec(v) => Bytes::from_owner(v),
@@ -154,7 +163,7 @@ mod tests {
     #[test]
     fn large_buffers_are_page_aligned_maps_and_small_ones_vecs() {
         let big = ReadBuf::new(LARGE).unwrap();
-        assert!(matches!(big.inner, Inner::Map(_)));
+        assert!(matches!(big.inner, Inner::Map(..)));
         assert_eq!(big.addr() % 4096, 0);
         let small = ReadBuf::new(100).unwrap();
         assert!(matches!(small.inner, Inner::Vec(_)));
