@@ -112,7 +112,9 @@ impl BundleReader {
     /// it) or a SavedModel directory (its `variables/variables`).
     ///
     /// Tensors are read when asked for, each copied once from its file into
-    /// an aligned buffer. A missing data file is reported by the first
+    /// an aligned buffer (a huge-page map, filled without zeroing, from
+    /// 4 MiB on). To read every tensor, [`load`](Self::load) reads each
+    /// shard once instead. A missing data file is reported by the first
     /// [`get`](Self::get) that needs it, so the listing still works (as in TF).
     ///
     /// # Errors

@@ -59,6 +59,13 @@ pub fn parse_tensor(record: impl Into<Bytes>) -> Result<Tensor> {
 /// Reads every record of the TFRecord file at `path` as a serialized
 /// tensor (`tf.data.TFRecordDataset(path, compression).map(parse_tensor)`).
 ///
+/// An uncompressed file is read whole into one buffer (huge pages when
+/// large, no zero-fill), each record's CRC computed chunk by chunk as it
+/// arrives; records of 4 KiB or more are placed so their `tensor_content`
+/// is 64-byte aligned, and the tensors adopt their slices of that buffer
+/// without a copy (the buffer lives until the last of them is dropped).
+/// Compressed files are read record by record.
+///
 /// # Errors
 /// As [`RecordReader`] for the framing; a record that does not parse is an
 /// [`Error::InvalidProto`] naming the file and the record's index.
