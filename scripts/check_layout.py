@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Checks the layout rules of src/: no import cycle among its files, and no
-file over 800 lines of code (doc comments, comments, blank lines and
-`#[cfg(test)]` items not counted).
+"""Checks the layout rules of the workspace's crates (the library's src/,
+the CLI's cli/src/ and the Python module's python/src/): no import cycle
+among a crate's files, no file over 800 lines of code (doc comments,
+comments, blank lines and `#[cfg(test)]` items not counted), and fronts
+that reach the file formats only through `tftensor::io`.
 
 An import is a `use` of, or a path through, another file's module
 (`crate::a::b`, `super::x`, `self::x`). Facades are not imports: `lib.rs`
@@ -14,6 +16,14 @@ import re
 import sys
 
 SRC = "src"
+ROOT_FILE = "lib"
+# Each crate: its source folder and its root file.
+CRATES = [("src", "lib"), ("cli/src", "main"), ("python/src", "lib")]
+# Format modules a front may not name: it goes through `tftensor::io`.
+FORMAT_MODULES = ("checkpoint", "npy", "safetensors")
+# The Python module's record-level TFRecord API and its older per-format
+# aliases (python/README.md lists them) are the allowed exceptions.
+FRONT_EXCEPTIONS = {"python/src/formats.rs"}
 MAX_CODE_LINES = 800
 
 
@@ -21,12 +31,12 @@ def module_of(path):
     rel = path[len(SRC) + 1 : -3].split("/")
     if rel[-1] == "mod":
         rel = rel[:-1]
-    return tuple(rel) if rel != ["lib"] else ()
+    return tuple(rel) if rel != [ROOT_FILE] else ()
 
 
 def file_of(mod):
     if not mod:
-        return os.path.join(SRC, "lib.rs")
+        return os.path.join(SRC, ROOT_FILE + ".rs")
     base = os.path.join(SRC, *mod)
     for cand in (base + ".rs", os.path.join(base, "mod.rs")):
         if os.path.exists(cand):
@@ -134,7 +144,7 @@ def resolve(mod, path):
     return target
 
 
-def main():
+def check_crate():
     files = []
     for root, _, names in os.walk(SRC):
         for n in names:
@@ -205,8 +215,31 @@ def main():
     for n, f in sorted(long_files, reverse=True):
         bad = True
         print(f"{f}: {n} lines of code (limit {MAX_CODE_LINES})")
-    print(f"check_layout: {len(graph)} files, {len(sccs)} cycles, {len(long_files)} long files")
+    front = []
+    if SRC != "src":
+        pattern = re.compile(r"\b(?:tftensor|tft)::(" + "|".join(FORMAT_MODULES) + r")\b")
+        for f in sorted(files):
+            if f in FRONT_EXCEPTIONS:
+                continue
+            code = strip_comments(open(f, encoding="utf-8").read())
+            for m in pattern.finditer(code):
+                bad = True
+                front.append(f)
+                print(f"{f}: names tftensor::{m.group(1)}; a front reaches formats through tftensor::io")
+    print(
+        f"check_layout {SRC}: {len(graph)} files, {len(sccs)} cycles, "
+        f"{len(long_files)} long files, {len(front)} format imports in a front"
+    )
     return 1 if bad else 0
+
+
+def main():
+    global SRC, ROOT_FILE
+    status = 0
+    for src, root in CRATES:
+        SRC, ROOT_FILE = src, root
+        status |= check_crate()
+    return status
 
 
 if __name__ == "__main__":

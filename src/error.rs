@@ -7,6 +7,7 @@
 //! callers match on them rather than on text.
 
 use crate::dtype::DataType;
+pub use crate::error_location::{IoSource, Location};
 use std::fmt;
 
 /// Everything that can go wrong in tftensor.
@@ -229,66 +230,256 @@ pub enum Error {
         source: Option<prost::DecodeError>,
     },
 
-    /// An I/O operation failed. `path` names the file or stream, so the
-    /// message says where.
-    #[error("{path}: {message}")]
+    /// An I/O operation failed. `path` names the file or stream; the
+    /// `std::io::Error` is kept as [`std::error::Error::source`].
+    ///
+    /// ```
+    /// use std::error::Error as _;
+    /// let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+    /// let err = tftensor::Error::io("ckpt/model.index", io);
+    /// assert_eq!(err.to_string(), "ckpt/model.index: no such file");
+    /// assert_eq!(err.io_kind(), Some(std::io::ErrorKind::NotFound));
+    /// let cause = err.source().unwrap().downcast_ref::<tftensor::IoSource>().unwrap();
+    /// assert_eq!(cause.get().kind(), std::io::ErrorKind::NotFound);
+    /// ```
+    #[error("{path}: {source}")]
     Io {
         /// The file, directory or stream the operation was on.
         path: String,
-        /// The `std::io::ErrorKind` of the underlying error.
-        kind: std::io::ErrorKind,
-        /// The underlying error's message.
-        message: String,
+        /// The underlying error.
+        source: IoSource,
     },
 
     /// Stored data is corrupt: a checksum mismatch, a truncated record or
-    /// block (TF's `DATA_LOSS`). The message names the file and what is wrong.
+    /// block (TF's `DATA_LOSS`). `at` says where: the file, the key or
+    /// record, the byte offset.
     ///
     /// ```
     /// use tftensor::Error;
-    /// let err = Error::DataLoss("model.index: checksum mismatch".into());
-    /// assert_eq!(err.to_string(), "model.index: checksum mismatch");
+    /// let err = Error::data_loss("checksum mismatch").with_path("model.index").with_offset(40);
+    /// assert_eq!(err.to_string(), "model.index: at byte 40: checksum mismatch");
+    /// assert_eq!(err.location().unwrap().offset, Some(40));
     /// ```
-    #[error("{0}")]
-    DataLoss(String),
+    #[error("{at}{message}")]
+    DataLoss {
+        /// What is wrong.
+        message: String,
+        /// Where.
+        at: Location,
+    },
 
     /// A file or stream is not valid in its format (a bad magic number, a
     /// header that lies about sizes, a feature this crate does not read).
-    #[error("{format}: {message}")]
-    InvalidFormat {
-        /// The format: `"npy"`, `"safetensors"`, `"tensor bundle"`, ...
-        format: &'static str,
-        /// What is wrong, naming the file, key or record where known.
-        message: String,
-    },
-
-    /// A named item does not exist: a checkpoint key, an archive member, a
-    /// file (TF's `NOT_FOUND`). The message names it.
     ///
     /// ```
     /// use tftensor::Error;
-    /// let err = Error::NotFound("Key w not found in checkpoint".into());
+    /// let err = Error::invalid_format("npy", "bad magic").with_path("a.npy");
+    /// assert_eq!(err.to_string(), "a.npy: npy: bad magic");
+    /// ```
+    #[error("{at}{format}: {message}")]
+    InvalidFormat {
+        /// The format: `"npy"`, `"safetensors"`, `"tensor bundle"`, ...
+        format: &'static str,
+        /// What is wrong.
+        message: String,
+        /// Where: the file, key and offset where known.
+        at: Location,
+    },
+
+    /// Stored elements are of a type the file does not name, only its size:
+    /// NumPy's opaque `V<n>` arrays, how it stores ml_dtypes' bfloat16,
+    /// float8 and int4. The reader must be told the dtype (in Rust,
+    /// [`read_npy_as`](crate::npy) and friends; each front end has its own
+    /// option, which it names when it reports this error).
+    ///
+    /// ```
+    /// let err = tftensor::Error::OpaqueDtype {
+    ///     descr: "<V2".into(),
+    ///     size: 2,
+    ///     at: tftensor::Location::default(),
+    /// };
+    /// assert!(err.to_string().starts_with("npy: '<V2' is an opaque 2-byte type"));
+    /// ```
+    #[error(
+        "{at}npy: '{descr}' is an opaque {size}-byte type (ml_dtypes writes bfloat16, float8, \
+         int4 and friends this way); say which dtype it holds"
+    )]
+    OpaqueDtype {
+        /// The type as the file writes it (`"<V2"`).
+        descr: String,
+        /// Its size in bytes.
+        size: usize,
+        /// Where.
+        at: Location,
+    },
+
+    /// A named item does not exist: a checkpoint key, an archive member, a
+    /// file (TF's `NOT_FOUND`).
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::not_found("Key w not found in checkpoint");
     /// assert_eq!(err.to_string(), "Key w not found in checkpoint");
     /// ```
-    #[error("{0}")]
-    NotFound(String),
+    #[error("{at}{message}")]
+    NotFound {
+        /// What is missing.
+        message: String,
+        /// Where it was looked for.
+        at: Location,
+    },
 }
 
 impl Error {
-    /// Wraps an I/O error with the path (or stream name) it happened on.
+    /// Wraps an I/O error with the path (or stream name) it happened on;
+    /// `err` is kept as the error's source (a borrowed one is copied with
+    /// its kind, OS code and text).
     ///
     /// ```
     /// use tftensor::Error;
     /// let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
     /// let err = Error::io("ckpt/model.index", &io);
     /// assert_eq!(err.to_string(), "ckpt/model.index: no such file");
-    /// assert!(matches!(err, Error::Io { kind: std::io::ErrorKind::NotFound, .. }));
+    /// assert!(matches!(err, Error::Io { .. }));
     /// ```
-    pub fn io(path: impl std::fmt::Display, err: &std::io::Error) -> Self {
+    pub fn io(path: impl std::fmt::Display, err: impl Into<IoSource>) -> Self {
         Error::Io {
             path: path.to_string(),
-            kind: err.kind(),
-            message: err.to_string(),
+            source: err.into(),
+        }
+    }
+
+    /// An [`Error::DataLoss`] with no location yet (add it with
+    /// [`Error::with_path`] and friends).
+    ///
+    /// ```
+    /// let err = tftensor::Error::data_loss("truncated");
+    /// assert_eq!(err.to_string(), "truncated");
+    /// ```
+    pub fn data_loss(message: impl Into<String>) -> Self {
+        Error::DataLoss {
+            message: message.into(),
+            at: Location::default(),
+        }
+    }
+
+    /// An [`Error::NotFound`] with no location yet.
+    ///
+    /// ```
+    /// let err = tftensor::Error::not_found("no tensor named 'w'").with_path("a.npz");
+    /// assert_eq!(err.to_string(), "a.npz: no tensor named 'w'");
+    /// ```
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Error::NotFound {
+            message: message.into(),
+            at: Location::default(),
+        }
+    }
+
+    /// An [`Error::InvalidFormat`] of `format` with no location yet.
+    ///
+    /// ```
+    /// let err = tftensor::Error::invalid_format("npz", "not a zip archive");
+    /// assert_eq!(err.to_string(), "npz: not a zip archive");
+    /// ```
+    pub fn invalid_format(format: &'static str, message: impl Into<String>) -> Self {
+        Error::InvalidFormat {
+            format,
+            message: message.into(),
+            at: Location::default(),
+        }
+    }
+
+    /// Sets the file of a located error ([`Error::InvalidFormat`],
+    /// [`Error::DataLoss`], [`Error::NotFound`]) unless it already has one;
+    /// other errors are returned as they are.
+    ///
+    /// ```
+    /// let err = tftensor::Error::data_loss("bad block").with_path("a.index").with_path("b");
+    /// assert_eq!(err.to_string(), "a.index: bad block");
+    /// ```
+    pub fn with_path(mut self, path: impl fmt::Display) -> Self {
+        if let Some(at) = self.location_mut() {
+            at.path.get_or_insert_with(|| path.to_string());
+        }
+        self
+    }
+
+    /// Sets the key (tensor, record or member) of a located error unless it
+    /// has one.
+    ///
+    /// ```
+    /// let err = tftensor::Error::data_loss("short").with_key("w");
+    /// assert_eq!(err.to_string(), "'w': short");
+    /// ```
+    pub fn with_key(mut self, key: impl fmt::Display) -> Self {
+        if let Some(at) = self.location_mut() {
+            at.key.get_or_insert_with(|| key.to_string());
+        }
+        self
+    }
+
+    /// Sets the byte offset of a located error unless it has one.
+    ///
+    /// ```
+    /// let err = tftensor::Error::data_loss("bad").with_offset(8);
+    /// assert_eq!(err.location().and_then(|at| at.offset), Some(8));
+    /// ```
+    pub fn with_offset(mut self, offset: u64) -> Self {
+        if let Some(at) = self.location_mut() {
+            at.offset.get_or_insert(offset);
+        }
+        self
+    }
+
+    /// Where a located error happened; `None` for the other kinds.
+    ///
+    /// ```
+    /// let err = tftensor::Error::not_found("gone").with_path("x");
+    /// assert_eq!(err.location().unwrap().path.as_deref(), Some("x"));
+    /// ```
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            Error::InvalidFormat { at, .. }
+            | Error::DataLoss { at, .. }
+            | Error::NotFound { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+
+    fn location_mut(&mut self) -> Option<&mut Location> {
+        match self {
+            Error::InvalidFormat { at, .. }
+            | Error::DataLoss { at, .. }
+            | Error::NotFound { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The file this error names, as a field: the path of an
+    /// [`Error::Io`] or of a located error.
+    ///
+    /// ```
+    /// let err = tftensor::Error::io("a.npy", std::io::Error::other("x"));
+    /// assert_eq!(err.path(), Some("a.npy"));
+    /// ```
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Error::Io { path, .. } => Some(path),
+            _ => self.location().and_then(|at| at.path.as_deref()),
+        }
+    }
+
+    /// The `std::io::ErrorKind` of an [`Error::Io`].
+    ///
+    /// ```
+    /// let err = tftensor::Error::io("a", std::io::Error::other("x"));
+    /// assert_eq!(err.io_kind(), Some(std::io::ErrorKind::Other));
+    /// ```
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        match self {
+            Error::Io { source, .. } => Some(source.kind()),
+            _ => None,
         }
     }
 

@@ -49,7 +49,9 @@ pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
+mod error_location;
 pub mod guide;
+pub mod io;
 pub mod limits;
 #[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
 mod mmap;
@@ -73,7 +75,9 @@ pub use element::{
     Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
     UInt2, UInt4, Variant,
 };
-pub use error::{Error, OverflowError, RangeError, Result, ShapeError, SizeCheck};
+pub use error::{
+    Error, IoSource, Location, OverflowError, RangeError, Result, ShapeError, SizeCheck,
+};
 pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
 pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
 /// C's `printf("%.<precision>g")`, exported only so that the `%g` reference

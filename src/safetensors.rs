@@ -56,10 +56,7 @@ const N_LEN: usize = 8;
 const LARGE: usize = 4 << 20;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "safetensors",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("safetensors", message.to_string()).with_path(what)
 }
 
 /// The TF dtype of a safetensors dtype, if TF has the same format.
@@ -287,6 +284,29 @@ pub fn save<'a, P: AsRef<Path>>(
     path: P,
     tensors: impl IntoIterator<Item = (&'a str, &'a Tensor)>,
 ) -> Result<()> {
+    save_with_metadata(path, tensors, &[])
+}
+
+/// Saves tensors as [`save`] does, with `metadata` as the header's
+/// `__metadata__` (omitted when empty).
+///
+/// # Errors
+/// As [`save`].
+///
+/// ```
+/// # let p = std::env::temp_dir().join(format!("st-meta-{}.safetensors", std::process::id()));
+/// let t = tftensor::Tensor::from(1.0f32);
+/// tftensor::safetensors::save_with_metadata(&p, [("x", &t)], &[("format".into(), "pt".into())])?;
+/// let h = tftensor::safetensors::read_header(&p)?;
+/// assert_eq!(h.metadata, [("format".to_string(), "pt".to_string())]);
+/// # std::fs::remove_file(&p).ok();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn save_with_metadata<'a, P: AsRef<Path>>(
+    path: P,
+    tensors: impl IntoIterator<Item = (&'a str, &'a Tensor)>,
+    metadata: &[(String, String)],
+) -> Result<()> {
     let path = path.as_ref();
     let what = path.display().to_string();
     let mut seen = HashSet::new();
@@ -326,8 +346,124 @@ pub fn save<'a, P: AsRef<Path>>(
             },
         ));
     }
-    ::safetensors::tensor::serialize_to_file(views.iter().map(|(n, v)| (*n, v)), None, path)
+    let metadata = (!metadata.is_empty()).then(|| metadata.iter().cloned().collect());
+    ::safetensors::tensor::serialize_to_file(views.iter().map(|(n, v)| (*n, v)), metadata, path)
         .map_err(|e| st_err(&what, e))
+}
+
+/// Whether a `.safetensors` file can hold `dtype` (the dtypes this module
+/// maps, [`load`]'s table).
+///
+/// ```
+/// assert!(tftensor::safetensors::can_hold(tftensor::DataType::BFloat16));
+/// assert!(!tftensor::safetensors::can_hold(tftensor::DataType::String));
+/// ```
+pub fn can_hold(dtype: DataType) -> bool {
+    from_tf(dtype).is_some_and(|d| to_tf(d) == Some(dtype))
+}
+
+/// One tensor as a `.safetensors` header lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HeaderTensor {
+    /// The name.
+    pub name: String,
+    /// The TF dtype.
+    pub dtype: DataType,
+    /// The shape.
+    pub shape: TensorShape,
+    /// Start and end of its data, relative to the end of the header.
+    pub data_offsets: (u64, u64),
+}
+
+/// A `.safetensors` header: its tensors in file (offset) order and its
+/// `__metadata__`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Header {
+    /// The tensors, in data order.
+    pub tensors: Vec<HeaderTensor>,
+    /// `__metadata__`'s entries, sorted by key.
+    pub metadata: Vec<(String, String)>,
+}
+
+/// Reads only the header of the `.safetensors` file at `path` (its first
+/// `8 + n` bytes): names, dtypes, shapes and `__metadata__`, without the
+/// tensor data. Offsets are checked against the file's length.
+///
+/// # Errors
+/// [`Error::Io`]; [`Error::InvalidFormat`] for a bad header or a dtype TF
+/// does not have.
+///
+/// ```
+/// let h = tftensor::safetensors::read_header("tests/data/safetensors/all_dtypes.safetensors")?;
+/// assert!(!h.tensors.is_empty());
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
+    use std::io::Read;
+    let path = path.as_ref();
+    let what = path.display().to_string();
+    let io = |e: std::io::Error| Error::io(&what, e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut n = [0u8; N_LEN];
+    file.read_exact(&mut n).map_err(|_| {
+        Error::data_loss("safetensors: shorter than its header length").with_path(&what)
+    })?;
+    let n = u64::from_le_bytes(n);
+    // The crate's own cap on header size.
+    const MAX_HEADER: u64 = 100_000_000;
+    if n > MAX_HEADER || n.saturating_add(N_LEN as u64) > file_len {
+        return Err(bad(
+            &what,
+            format!("header length {n} does not fit the file of {file_len} bytes"),
+        ));
+    }
+    let mut text = Vec::new();
+    file.take(n).read_to_end(&mut text).map_err(io)?;
+    let json: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&text).map_err(|e| bad(&what, format!("header: {e}")))?;
+    let data_len = file_len - N_LEN as u64 - n;
+    let mut header = Header::default();
+    for (name, v) in json {
+        if name == "__metadata__" {
+            let map: std::collections::BTreeMap<String, String> =
+                serde_json::from_value(v).map_err(|e| bad(&what, format!("__metadata__: {e}")))?;
+            header.metadata = map.into_iter().collect();
+            continue;
+        }
+        let info: ::safetensors::tensor::TensorInfo =
+            serde_json::from_value(v).map_err(|e| bad(&what, format!("tensor {name:?}: {e}")))?;
+        let dtype = to_tf(info.dtype).ok_or_else(|| {
+            bad(
+                &what,
+                format!(
+                    "tensor {name:?} has dtype {:?}, which TF does not have",
+                    info.dtype
+                ),
+            )
+        })?;
+        let dims = info
+            .shape
+            .iter()
+            .map(|&d| i64::try_from(d))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|_| bad(&what, format!("tensor {name:?}: a dim does not fit int64")))?;
+        let shape = TensorShape::new(&dims)?;
+        let (start, end) = (info.data_offsets.0 as u64, info.data_offsets.1 as u64);
+        if start > end || end > data_len {
+            return Err(bad(&what, format!("tensor {name:?}: data offsets {start}..{end} outside the {data_len} data bytes")));
+        }
+        header.tensors.push(HeaderTensor {
+            name,
+            dtype,
+            shape,
+            data_offsets: (start, end),
+        });
+    }
+    header.tensors.sort_by_key(|t| t.data_offsets);
+    Ok(header)
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ fn opens_directories_like_tf() {
     assert!(r.contains("dtype/float32"));
     assert!(matches!(
         BundleReader::open(root()),
-        Err(Error::NotFound(_))
+        Err(Error::NotFound { .. })
     ));
 }
 
@@ -499,7 +499,7 @@ fn truncated_index() {
     for cut in [0, 10, 47, index.len() / 2, index.len() - 1] {
         let e = open_mem(index[..cut].to_vec(), data.clone()).unwrap_err();
         assert!(
-            matches!(e, Error::InvalidFormat { .. } | Error::DataLoss(_)),
+            matches!(e, Error::InvalidFormat { .. } | Error::DataLoss { .. }),
             "{cut}: {e}"
         );
     }
@@ -525,7 +525,7 @@ fn block_crc_mismatch() {
     index[20] ^= 0x01; // inside the first data block
     let e = open_mem(index, data).unwrap_err();
     assert!(
-        matches!(e, Error::DataLoss(_)) && msg(&e).contains("block checksum mismatch"),
+        matches!(e, Error::DataLoss { .. }) && msg(&e).contains("block checksum mismatch"),
         "{e}"
     );
 }
@@ -541,7 +541,7 @@ fn entry_crc_mismatch_names_key_and_file() {
         bad[at] ^= 0x40;
         let r = open_mem(index.clone(), bad).unwrap();
         let err = r.get(key).unwrap_err();
-        assert!(matches!(err, Error::DataLoss(_)), "{key}: {err}");
+        assert!(matches!(err, Error::DataLoss { .. }), "{key}: {err}");
         assert!(
             msg(&err).contains(key) && msg(&err).contains("data-00000-of-00001"),
             "{err}"
@@ -598,7 +598,7 @@ fn entry_past_data_file() {
     let r = open_mem(one_entry(e, 1), vec![0; 20]).unwrap();
     let err = r.get("k").unwrap_err();
     assert!(
-        matches!(err, Error::DataLoss(_)) && msg(&err).contains("runs past the end"),
+        matches!(err, Error::DataLoss { .. }) && msg(&err).contains("runs past the end"),
         "{err}"
     );
     let e = BundleEntryProto {
@@ -669,7 +669,7 @@ fn missing_data_file() {
     assert_eq!(checkpoint::list_variables(&prefix).unwrap().len(), 1);
     let err = r.get("x").unwrap_err();
     assert!(
-        matches!(err, Error::NotFound(_)) && msg(&err).contains("c.data-00000-of-00001"),
+        matches!(err, Error::NotFound { .. }) && msg(&err).contains("c.data-00000-of-00001"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -125,7 +125,7 @@ fn tfrecord_corruption_and_truncation_match_record_by_record() {
     let mid = good.len() / 2;
     flipped[mid] ^= 0x10;
     let err = same(&flipped, "flipped").unwrap_err();
-    assert!(matches!(err, Error::DataLoss(_)), "{err}");
+    assert!(matches!(err, Error::DataLoss { .. }), "{err}");
     assert!(err.to_string().contains("corrupted record at"), "{err}");
     // Every truncation and every flipped byte: the same result both ways.
     for cut in (0..good.len()).filter(|c| c % 5 == 0 || *c < 64) {
@@ -232,7 +232,7 @@ fn checkpoint_load_still_detects_corruption_per_tensor() {
     let loaded = BundleReader::load(&prefix).unwrap();
     let opened = BundleReader::open(&prefix).unwrap();
     let a = loaded.get("a_f32").unwrap_err();
-    assert!(matches!(a, Error::DataLoss(_)), "{a}");
+    assert!(matches!(a, Error::DataLoss { .. }), "{a}");
     assert_eq!(a.to_string(), opened.get("a_f32").unwrap_err().to_string());
     assert!(a.to_string().contains("checksum does not match"), "{a}");
     // The other tensors are intact.
@@ -262,7 +262,7 @@ fn checkpoint_load_reports_a_missing_shard_on_get() {
         .get("a_f32")
         .unwrap_err();
     assert_eq!(err.to_string(), want.to_string());
-    assert!(matches!(err, Error::NotFound(_)), "{err:?}");
+    assert!(matches!(err, Error::NotFound { .. }), "{err:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,33 +1,27 @@
 //! Error messages: one line that names the file and says what is wrong.
 
-use std::fmt::Display;
 use std::path::Path;
 
-/// An error about `path`: `"PATH: what"`. Messages from the library that
-/// already name the path (`"PATH: ..."`, possibly after the format's name)
-/// are not prefixed twice.
-pub fn at(path: &Path, what: impl Display) -> anyhow::Error {
-    let shown = path.display().to_string();
-    let what = what.to_string();
-    if what.contains(&format!("{shown}: ")) {
-        anyhow::anyhow!(what)
+/// A library error about tensor `name` of `path`: the path and key become
+/// the error's fields where it has them, else context around it.
+pub fn at_tensor(path: &Path, name: &str, err: tftensor::Error) -> anyhow::Error {
+    let err = err.with_path(path.display()).with_key(name);
+    if err.path().is_some() {
+        anyhow::Error::new(err)
     } else {
-        anyhow::anyhow!("{shown}: {what}")
+        anyhow::Error::new(err).context(format!("{}: tensor '{name}'", path.display()))
     }
 }
 
-/// An error about tensor `name` in `path`: `"PATH: tensor 'name': what"`,
-/// or the library's message as it is when it names both already.
-pub fn at_tensor(path: &Path, name: &str, what: impl Display) -> anyhow::Error {
-    let what = what.to_string();
-    if what.contains(&format!("{}: ", path.display())) && what.contains(name) {
-        anyhow::anyhow!(what)
-    } else {
-        at(path, format!("tensor '{name}': {what}"))
-    }
-}
-
-/// The whole chain of `err` on one line, for stderr.
+/// The chain of `err` on one line, for stderr. A `tftensor::Error` already
+/// writes its cause (an I/O error's text), so the chain stops there.
 pub fn one_line(err: &anyhow::Error) -> String {
-    format!("{err:#}").replace(['\n', '\r'], " ")
+    let mut parts = Vec::new();
+    for e in err.chain() {
+        parts.push(e.to_string());
+        if e.downcast_ref::<tftensor::Error>().is_some() {
+            break;
+        }
+    }
+    parts.join(": ").replace(['\n', '\r'], " ")
 }

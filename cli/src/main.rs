@@ -4,15 +4,11 @@
 //!
 //! Errors are one line on stderr that names the file, with exit status 2.
 
-mod adapters;
 mod commands;
 mod error;
-mod format;
 mod numeric;
 mod progress;
-mod sink;
 mod source;
-mod staged;
 
 use std::process::ExitCode;
 

@@ -38,6 +38,14 @@ impl Progress {
         }
     }
 
+    /// Sets the bytes done so far.
+    pub fn set(&mut self, done: u64) {
+        if let Some(bar) = &self.bar {
+            let pos = bar.position();
+            self.advance(done.saturating_sub(pos));
+        }
+    }
+
     /// Marks `bytes` more as done (and shows the bar once the work has
     /// taken long enough).
     pub fn advance(&mut self, bytes: u64) {

@@ -1,92 +1,19 @@
-//! Reading: every format is a [`Source`], a list of named tensors with
-//! dtype and shape, read one at a time.
+//! The one place the CLI meets `tftensor::io`: `--format`/`--to` values,
+//! the read options every reading subcommand takes, and opening inputs.
 
 use std::path::Path;
 
 use anyhow::Result;
-use tftensor::{DataType, Tensor, TensorShape};
+use tftensor::io::{self, Format, OpenOptions, TensorSource};
+use tftensor::DataType;
 
-use crate::adapters;
-use crate::error::at;
-use crate::format::{locate_input, Format, Located};
-
-/// One tensor of a source, known without reading its data.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    /// The tensor's name (checkpoint key, archive member, file name ...).
-    pub name: String,
-    /// Its dtype.
-    pub dtype: DataType,
-    /// Its shape.
-    pub shape: TensorShape,
-}
-
-impl Entry {
-    /// The size of the elements in bytes when it follows from dtype and
-    /// shape alone (every dtype but string, resource and variant).
-    pub fn pod_bytes(&self) -> Option<u64> {
-        let n = u64::try_from(self.shape.num_elements()).ok()?;
-        if self.dtype.can_use_memcpy() {
-            n.checked_mul(self.dtype.size() as u64)
-        } else {
-            None
-        }
-    }
-}
-
-/// A file (or directory, or checkpoint) of named tensors.
-pub trait Source {
-    /// Every tensor, in the file's order.
-    fn entries(&self) -> &[Entry];
-    /// Reads tensor `index` of [`Source::entries`]. Errors name the file
-    /// and the tensor.
-    fn read(&mut self, index: usize) -> Result<Tensor>;
-}
-
-/// A source read whole into memory: named tensors, handed out by clone
-/// (which shares their buffers).
-pub struct InMemory {
-    entries: Vec<Entry>,
-    tensors: Vec<Tensor>,
-}
-
-impl InMemory {
-    /// The tensors in order, with their names.
-    pub fn new(named: impl IntoIterator<Item = (String, Tensor)>) -> InMemory {
-        let (entries, tensors) = named
-            .into_iter()
-            .map(|(name, t)| {
-                let entry = Entry {
-                    name,
-                    dtype: t.dtype(),
-                    shape: t.shape().clone(),
-                };
-                (entry, t)
-            })
-            .unzip();
-        InMemory { entries, tensors }
-    }
-}
-
-impl Source for InMemory {
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        match self.tensors.get(index) {
-            Some(t) => Ok(t.clone()),
-            None => anyhow::bail!("no tensor number {index}"),
-        }
-    }
-}
-
-/// An opened input.
-pub struct Opened {
-    /// Where it is and what format it has.
-    pub located: Located,
-    /// Its tensors.
-    pub source: Box<dyn Source>,
+/// `--format`/`--to` values: the library's format names.
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    let names: Vec<&'static str> = Format::all().map(Format::name).collect();
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|name: String| {
+        Format::from_name(&name).ok_or_else(|| format!("unknown format {name}"))
+    })
 }
 
 /// How to read inputs: options every reading subcommand takes.
@@ -103,26 +30,45 @@ pub struct ReadOptions {
     pub mmap: bool,
 }
 
-/// Opens `path` as `format`, or as the format detected from it.
-pub fn open(path: &Path, format: Option<Format>, options: &ReadOptions) -> Result<Opened> {
-    let located = locate_input(path, format)?;
-    let source = adapters::open(&located, options)?;
-    Ok(Opened { located, source })
+/// Opens `path` as `format`, or as the format detected from it; a note on
+/// how the path was resolved goes to stderr.
+pub fn open(
+    path: &Path,
+    format: Option<Format>,
+    options: &ReadOptions,
+) -> Result<Box<dyn TensorSource>> {
+    let mut opts = OpenOptions::default();
+    opts.npy_dtype = options.npy_dtype;
+    if options.mmap {
+        // SAFETY: `--mmap` is the user's promise that the files are not
+        // modified or truncated while this process runs.
+        opts = unsafe { opts.with_mmap() };
+    }
+    let source = match (format, io::detect(path)) {
+        (None, Err(e)) => Err(e),
+        (Some(f), Ok(at)) if at.format != f => io::open_as(path, Some(f), &opts),
+        (Some(f), Err(_)) => io::open_as(path, Some(f), &opts),
+        (_, Ok(at)) => {
+            if let Some(note) = &at.note {
+                eprintln!("tftensor: note: {note}");
+            }
+            io::open_located(&at, &opts)
+        }
+    };
+    source.map_err(|e| located(path, e))
 }
 
-/// The indices of `names` in `entries`, in the order given; every name
-/// must exist. No names selects everything.
-pub fn select(path: &Path, entries: &[Entry], names: &[String]) -> Result<Vec<usize>> {
-    if names.is_empty() {
-        return Ok((0..entries.len()).collect());
+/// The error, naming `path` when the library's error names no file, and
+/// this front's option where the error needs one.
+pub fn located(path: &Path, err: tftensor::Error) -> anyhow::Error {
+    if let tftensor::Error::OpaqueDtype { .. } = err {
+        let shown = path.display().to_string();
+        let err = err.with_path(shown);
+        return anyhow::anyhow!("{err}: pass --npy-dtype, e.g. --npy-dtype bfloat16");
     }
-    names
-        .iter()
-        .map(|name| {
-            entries
-                .iter()
-                .position(|e| e.name == *name)
-                .ok_or_else(|| at(path, format!("no tensor named '{name}'")))
-        })
-        .collect()
+    if err.path().is_some() {
+        anyhow::Error::new(err)
+    } else {
+        anyhow::Error::new(err).context(path.display().to_string())
+    }
 }

@@ -234,7 +234,9 @@ fn skip_unsupported_is_not_needed_when_everything_fits() {
 }
 
 #[test]
-fn nothing_selected_is_an_error_for_a_one_tensor_file() {
+fn an_empty_directory_is_an_error_not_an_empty_source() {
+    // Fault: an empty folder was read as an empty TensorProto directory,
+    // and convert wrote an empty file.
     let dir = tempfile::tempdir().expect("tempdir");
     let src = dir.path().join("src");
     fs::create_dir(&src).expect("mkdir");
@@ -243,7 +245,24 @@ fn nothing_selected_is_an_error_for_a_one_tensor_file() {
             .arg("convert")
             .arg(&src)
             .arg(dir.path().join("o.pb")),
-        &["holds one tensor", "0 are selected"],
+        &["no tensors here", "looked for a SavedModel"],
+    );
+    assert!(!dir.path().join("o.pb").exists());
+}
+
+#[test]
+fn two_tensors_are_an_error_for_a_one_tensor_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("src");
+    fs::create_dir(&src).expect("mkdir");
+    write_pb(&src, "a", &f32s(&[1], &[1.]));
+    write_pb(&src, "b", &f32s(&[1], &[2.]));
+    assert_error(
+        tftensor()
+            .arg("convert")
+            .arg(&src)
+            .arg(dir.path().join("o.pb")),
+        &["holds one tensor", "2 are selected"],
     );
 }
 

@@ -167,3 +167,17 @@ fn strings_and_complex() {
         Some("s: 2 of 3 values differ; first at [1]: \"b\" vs \"x\"")
     );
 }
+
+#[test]
+fn two_single_tensor_files_compare_as_such() {
+    // Each is named after its file stem, so they were never compared.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write_pb(dir.path(), "left", &f32s(&[2], &[1., 2.]));
+    let npy = dir.path().join("right.npy");
+    tftensor::npy::write_npy(&npy, &f32s(&[2], &[1., 2.])).expect("npy");
+    assert_eq!(diff(&a, &npy, &[]).0, 0);
+    tftensor::npy::write_npy(&npy, &f32s(&[2], &[1., 3.])).expect("npy");
+    let (code, out) = diff(&a, &npy, &[]);
+    assert_eq!(code, 1);
+    assert!(out.contains("left: 1 of 2 values differ"), "{out}");
+}

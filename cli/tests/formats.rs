@@ -359,12 +359,11 @@ fn bad_files_of_each_format() {
         tftensor().arg("inspect").arg(&bad),
         &["bad.tfrecord", "record 0"],
     );
-    // Records that are tf.train.Examples, not tensors.
+    // Records that are neither tensors nor Examples.
+    let raw = data("tfrecord/raw.tfrecord");
     assert_error(
-        tftensor()
-            .arg("inspect")
-            .arg(data("tfrecord/examples.tfrecord")),
-        &["examples.tfrecord", "record 0", "TensorProto"],
+        tftensor().arg("inspect").arg(&raw),
+        &["raw.tfrecord", "record 1", "tf.train.Example"],
     );
     // A zip that is not an npz.
     let zip = d.join("junk.npz");
@@ -391,7 +390,7 @@ fn bad_checkpoints() {
     );
     assert_error(
         tftensor().arg("inspect").arg(&prefix).arg("--stats"),
-        &["ckpt-1.data-00000-of-00001: data file not found"],
+        &["ckpt-1.data-00000-of-00001: '_CHECKPOINTABLE_OBJECT_GRAPH': data file not found"],
     );
     // A flipped byte in the data: the entry's CRC catches it.
     copy("ckpt-1.data-00000-of-00001");
@@ -459,4 +458,20 @@ fn detection_by_content_not_name() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn tfrecords_of_examples_are_listed_per_record_and_feature() {
+    // Fault: the CLI refused TFRecords of tf.train.Example although the
+    // library reads them.
+    let listing = inspect_json(&data("tfrecord/examples.tfrecord"));
+    let names: Vec<&str> = listing["tensors"]
+        .as_array()
+        .expect("tensors")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names.first().copied(), Some("0/label"));
+    assert!(names.contains(&"0/weights"), "{names:?}");
+    assert_eq!(listing["format"], "tfrecord");
 }

@@ -51,7 +51,8 @@ fn table() {
     assert!(out.status.success());
     assert_eq!(
         stdout_of(&out),
-        "\
+        format!("{}: tensorproto-dir\n", dir.path().display())
+            + "\
 NAME                DTYPE   SHAPE  BYTES
 big                 uint32  [300]   1200
 empty               half    [0,4]      0
@@ -77,7 +78,8 @@ fn stats() {
     assert!(out.status.success());
     assert_eq!(
         stdout_of(&out),
-        "\
+        format!("{}: tensorproto-dir\n", dir.path().display())
+            + "\
 NAME                DTYPE   SHAPE  BYTES   MIN  MAX  MEAN  NAN  INF
 big                 uint32  [300]   1200     7    7     7    0    0
 empty               half    [0,4]      0     -    -     -    0    0
@@ -142,7 +144,8 @@ fn a_single_tensorproto_file_is_named_by_its_stem() {
     let out = tftensor().arg("inspect").arg(&file).output().expect("run");
     assert_eq!(
         stdout_of(&out),
-        "NAME     DTYPE  SHAPE  BYTES\nweights  float  [1]        4\n1 tensor, 4 bytes\n"
+        format!("{}: tensorproto\n", file.display())
+            + "NAME     DTYPE  SHAPE  BYTES\nweights  float  [1]        4\n1 tensor, 4 bytes\n"
     );
 }
 
@@ -164,4 +167,59 @@ fn format_can_be_forced() {
         assert_eq!(v["format"], "tensorproto");
         assert_eq!(v["tensors"][0]["name"], "data");
     }
+}
+
+#[test]
+fn several_paths_and_a_quoted_glob() {
+    // `inspect a.npy b.npy` was refused.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write_pb(dir.path(), "a", &f32s(&[1], &[1.]));
+    let b = write_pb(dir.path(), "b", &f32s(&[2], &[1., 2.]));
+    let out = tftensor()
+        .arg("inspect")
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let text = stdout_of(&out);
+    assert!(
+        text.contains(&format!("{}: tensorproto", a.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{}: tensorproto", b.display())),
+        "{text}"
+    );
+    let glob = dir.path().join("*.pb");
+    let out = tftensor().arg("inspect").arg(&glob).output().expect("run");
+    assert_eq!(stdout_of(&out), text);
+    let none = dir.path().join("*.npy");
+    let out = tftensor().arg("inspect").arg(&none).output().expect("run");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn safetensors_metadata_is_shown_and_kept_by_convert() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = dir.path().join("a.safetensors");
+    let meta = vec![("format".to_string(), "pt".to_string())];
+    tftensor::safetensors::save_with_metadata(&a, [("w", &f32s(&[1], &[1.]))], &meta)
+        .expect("save");
+    let out = tftensor().arg("inspect").arg(&a).output().expect("run");
+    assert!(
+        stdout_of(&out).contains("metadata format: pt\n"),
+        "{}",
+        stdout_of(&out)
+    );
+    let b = dir.path().join("b.safetensors");
+    tftensor().arg("convert").arg(&a).arg(&b).assert().success();
+    let json = tftensor()
+        .arg("inspect")
+        .arg(&b)
+        .arg("--json")
+        .output()
+        .expect("run");
+    let v: Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["metadata"], json!({"format": "pt"}));
 }

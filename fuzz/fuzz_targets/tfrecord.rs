@@ -78,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
             Ok(rec) => records.push(rec),
             Err(e) => {
                 assert!(
-                    matches!(e, tftensor::Error::DataLoss(_)),
+                    matches!(e, tftensor::Error::DataLoss { .. }),
                     "not DataLoss: {e:?}"
                 );
                 failed = true;

@@ -17,14 +17,17 @@ pub(crate) fn to_py(err: Error) -> PyErr {
         Error::UnsupportedDataType { .. } | Error::DataTypeMismatch { .. } => {
             PyTypeError::new_err(msg)
         }
-        Error::Io {
-            kind: std::io::ErrorKind::NotFound,
-            ..
-        } => PyFileNotFoundError::new_err(msg),
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            PyFileNotFoundError::new_err(msg)
+        }
         Error::Io { .. } => PyOSError::new_err(msg),
+        // The library's text names no API; this front names its own knob.
+        Error::OpaqueDtype { .. } => PyValueError::new_err(format!(
+            "{msg}: pass npy_dtype=, e.g. npy_dtype=\"bfloat16\""
+        )),
         // The wrappers look names up only in files they read whole, so a
         // missing thing is a missing file (TF's NOT_FOUND).
-        Error::NotFound(_) => PyFileNotFoundError::new_err(msg),
+        Error::NotFound { .. } => PyFileNotFoundError::new_err(msg),
         Error::AllocationFailed { .. } => PyMemoryError::new_err(msg),
         Error::InvalidShape(_)
         | Error::InvalidArgument(_)
@@ -34,7 +37,7 @@ pub(crate) fn to_py(err: Error) -> PyErr {
         | Error::Overflow(_)
         | Error::LimitExceeded { .. }
         | Error::InvalidProto { .. }
-        | Error::DataLoss(_)
+        | Error::DataLoss { .. }
         | Error::InvalidFormat { .. } => PyValueError::new_err(msg),
         _ => PyRuntimeError::new_err(msg),
     }

@@ -14,24 +14,6 @@ use tft::Tensor;
 use crate::errors::to_py;
 use crate::PyTensor;
 
-/// A tensor from a `tftensor.Tensor` (shared, no copy) or any DLPack producer.
-fn as_tensor(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    if let Ok(t) = obj.extract::<PyRef<'_, PyTensor>>() {
-        return Ok(t.inner.clone());
-    }
-    Ok(crate::from_dlpack(py, obj)?.inner)
-}
-
-/// `(name, tensor)` pairs from a mapping (in its iteration order).
-fn named_tensors(py: Python<'_>, tensors: &Bound<'_, PyAny>) -> PyResult<Vec<(String, Tensor)>> {
-    let mut out = Vec::new();
-    for item in tensors.call_method0("items")?.try_iter()? {
-        let (name, value): (String, Bound<'_, PyAny>) = item?.extract()?;
-        out.push((name, as_tensor(py, &value)?));
-    }
-    Ok(out)
-}
-
 fn to_dict<'py>(
     py: Python<'py>,
     named: impl IntoIterator<Item = (String, Tensor)>,
@@ -41,6 +23,15 @@ fn to_dict<'py>(
         dict.set_item(name, PyTensor::from(tensor))?;
     }
     Ok(dict)
+}
+
+/// The compression of the TFRecord at `path`: `name` when given, else
+/// what the file's first bytes say (the library's detection).
+fn compression_of(path: &str, name: Option<&str>) -> PyResult<tft::tfrecord::Compression> {
+    match name {
+        Some(name) => compression(name),
+        None => tft::io::tfrecord_compression(path.as_ref()).map_err(to_py),
+    }
 }
 
 fn compression(name: &str) -> PyResult<tft::tfrecord::Compression> {
@@ -57,15 +48,13 @@ fn compression(name: &str) -> PyResult<tft::tfrecord::Compression> {
 
 /// Every variable of a TensorFlow checkpoint (`path` is the prefix, as
 /// `tf.train.load_checkpoint` takes it), as a dict name -> Tensor in TF's
-/// sorted key order.
+/// sorted key order: `load(path, "checkpoint")`.
 #[pyfunction]
-pub(crate) fn load_checkpoint<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
-    let reader = tft::checkpoint::BundleReader::open(path).map_err(to_py)?;
-    let mut named = Vec::new();
-    for key in reader.keys() {
-        named.push((key.to_string(), reader.get(key).map_err(to_py)?));
-    }
-    to_dict(py, named)
+pub(crate) fn load_checkpoint<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<Bound<'py, PyDict>> {
+    crate::io::load(py, path, Some("checkpoint"), None, false)
 }
 
 /// `[(name, dtype, shape), ...]` of a checkpoint, like
@@ -82,26 +71,17 @@ pub(crate) fn list_variables<'py>(py: Python<'py>, path: &str) -> PyResult<Bound
 }
 
 /// Writes a checkpoint (tensor bundle) at prefix `path` from a dict
-/// name -> tensor or array.
+/// name -> tensor or array: `save(path, tensors, "checkpoint")`.
 #[pyfunction]
 pub(crate) fn save_checkpoint(
     py: Python<'_>,
-    path: &str,
+    path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let named = named_tensors(py, tensors)?;
-    let mut writer = tft::checkpoint::BundleWriter::new(path).map_err(to_py)?;
-    for (name, tensor) in &named {
-        writer.add(name, tensor).map_err(to_py)?;
-    }
-    writer.finish().map_err(to_py)
+    crate::io::save(py, path, tensors, Some("checkpoint"))
 }
 
-/// A dtype from its TensorFlow name (`"bfloat16"`, `"float8_e4m3fn"`, ...).
-fn parse_dtype(name: &str) -> PyResult<tft::DataType> {
-    name.parse()
-        .map_err(|_| PyValueError::new_err(format!("unknown dtype {name:?}")))
-}
+use crate::io::{as_tensor, named_tensors, parse_dtype};
 
 /// Reads a `.npy` file. `dtype` (a TF name such as `"bfloat16"`) says what
 /// an ml_dtypes array (stored as opaque `V1`/`V2`) holds.
@@ -167,33 +147,38 @@ pub(crate) fn save_npz(
     writer.finish().map_err(to_py)
 }
 
-/// Every tensor of a `.safetensors` file, as a dict name -> Tensor in file order.
+/// Every tensor of a `.safetensors` file, as a dict name -> Tensor in file
+/// order: `load(path, "safetensors")`.
 #[pyfunction]
-pub(crate) fn load_safetensors<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
-    to_dict(py, tft::safetensors::load(path).map_err(to_py)?)
+pub(crate) fn load_safetensors<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<Bound<'py, PyDict>> {
+    crate::io::load(py, path, Some("safetensors"), None, false)
 }
 
-/// Writes a `.safetensors` file from a dict name -> tensor or array.
+/// Writes a `.safetensors` file from a dict name -> tensor or array:
+/// `save(path, tensors, "safetensors")`.
 #[pyfunction]
 pub(crate) fn save_safetensors(
     py: Python<'_>,
-    path: &str,
+    path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let named = named_tensors(py, tensors)?;
-    tft::safetensors::save(path, named.iter().map(|(n, t)| (n.as_str(), t))).map_err(to_py)
+    crate::io::save(py, path, tensors, Some("safetensors"))
 }
 
-/// The raw records of a TFRecord file (`compression`: `""`, `"ZLIB"` or `"GZIP"`).
+/// The raw records of a TFRecord file (`compression`: `""`, `"ZLIB"` or
+/// `"GZIP"`; detected from the file when not given).
 #[pyfunction]
-#[pyo3(signature = (path, compression = ""))]
+#[pyo3(signature = (path, compression = None))]
 pub(crate) fn read_records<'py>(
     py: Python<'py>,
     path: &str,
-    compression: &str,
+    compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let reader =
-        tft::tfrecord::RecordReader::open(path, self::compression(compression)?).map_err(to_py)?;
+    let reader = tft::tfrecord::RecordReader::open(path, compression_of(path, compression)?)
+        .map_err(to_py)?;
     let list = PyList::empty(py);
     for record in reader {
         list.append(PyBytes::new(py, &record.map_err(to_py)?))?;
@@ -202,12 +187,12 @@ pub(crate) fn read_records<'py>(
 }
 
 /// The tensors of a TFRecord file of serialized TensorProtos
-/// (`tf.io.serialize_tensor` records).
+/// (`tf.io.serialize_tensor` records); compression detected when not given.
 #[pyfunction]
-#[pyo3(signature = (path, compression = ""))]
-pub(crate) fn read_tensors(path: &str, compression: &str) -> PyResult<Vec<PyTensor>> {
+#[pyo3(signature = (path, compression = None))]
+pub(crate) fn read_tensors(path: &str, compression: Option<&str>) -> PyResult<Vec<PyTensor>> {
     let tensors =
-        tft::tfrecord::read_tensors(path, self::compression(compression)?).map_err(to_py)?;
+        tft::tfrecord::read_tensors(path, compression_of(path, compression)?).map_err(to_py)?;
     Ok(tensors.into_iter().map(PyTensor::from).collect())
 }
 
@@ -228,16 +213,17 @@ pub(crate) fn write_tensors(
 }
 
 /// The `tf.train.Example` records of a TFRecord file, each a dict
-/// feature name -> Tensor (int64, float or string).
+/// feature name -> Tensor (int64, float or string); compression detected
+/// when not given.
 #[pyfunction]
-#[pyo3(signature = (path, compression = ""))]
+#[pyo3(signature = (path, compression = None))]
 pub(crate) fn read_examples<'py>(
     py: Python<'py>,
     path: &str,
-    compression: &str,
+    compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let examples: Vec<BTreeMap<String, Tensor>> =
-        tft::tfrecord::read_examples(path, self::compression(compression)?).map_err(to_py)?;
+        tft::tfrecord::read_examples(path, compression_of(path, compression)?).map_err(to_py)?;
     let list = PyList::empty(py);
     for example in examples {
         list.append(to_dict(py, example)?)?;

@@ -12,6 +12,7 @@
 mod capsule;
 mod errors;
 mod formats;
+mod io;
 
 use pyo3::exceptions::{PyBufferError, PyValueError};
 use pyo3::prelude::*;
@@ -75,6 +76,69 @@ impl PyTensor {
     /// (a copy), for dtypes stored as plain memory.
     fn tensor_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, self.inner.tensor_data().map_err(to_py)?))
+    }
+
+    /// The values as a NumPy array: zero-copy and read-only for the dtypes
+    /// NumPy has (through DLPack); a copy of `bytes` objects in an object
+    /// array for strings.
+    fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let np = py.import("numpy")?;
+        let this = slf.get();
+        if this.inner.dtype() != tft::DataType::String {
+            return np.call_method1("from_dlpack", (slf,));
+        }
+        let strings = this.inner.as_slice::<tft::bytes::Bytes>().map_err(to_py)?;
+        let items = pyo3::types::PyList::empty(py);
+        for s in strings {
+            items.append(PyBytes::new(py, s))?;
+        }
+        let flat = np.call_method1("empty", (strings.len(), "object"))?;
+        flat.set_item(pyo3::types::PySlice::full(py), items)?;
+        flat.call_method1(
+            "reshape",
+            (PyTuple::new(py, this.inner.shape().dim_sizes())?,),
+        )
+    }
+
+    /// NumPy's array protocol, so `np.asarray(t)` is the array of values:
+    /// zero-copy and read-only unless `copy=True` or a `dtype` cast needs
+    /// one; `copy=False` refuses what needs a copy (strings, casts), as
+    /// NumPy 2 asks.
+    #[pyo3(signature = (dtype = None, copy = None))]
+    fn __array__<'py>(
+        slf: &Bound<'py, Self>,
+        dtype: Option<Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let is_string = slf.get().inner.dtype() == tft::DataType::String;
+        if copy == Some(false) && is_string {
+            return Err(PyValueError::new_err(
+                "a string tensor becomes an array of bytes objects only by copying",
+            ));
+        }
+        let mut array = PyTensor::numpy(slf)?;
+        if let Some(dtype) = dtype {
+            let kwargs = PyDict::new(slf.py());
+            kwargs.set_item("copy", false)?;
+            let cast = array.call_method("astype", (dtype,), Some(&kwargs))?;
+            if copy == Some(false) && !cast.is(&array) {
+                return Err(PyValueError::new_err(
+                    "the dtype asked for needs a copy, and copy=False",
+                ));
+            }
+            array = cast;
+        }
+        if copy == Some(true) {
+            array = array.call_method0("copy")?;
+        }
+        Ok(array)
+    }
+
+    /// The values as nested Python lists (`bytes` for strings), as
+    /// `numpy().tolist()`.
+    fn tolist<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        PyTensor::numpy(slf)?.call_method0("tolist")
     }
 
     /// TensorFlow's `DebugString`.
@@ -220,6 +284,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
     formats::register(m)?;
+    io::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

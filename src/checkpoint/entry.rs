@@ -114,7 +114,7 @@ pub(crate) struct Decode<'a> {
 
 impl Decode<'_> {
     pub(crate) fn loss(&self, what: impl std::fmt::Display) -> Error {
-        Error::DataLoss(format!("tensor bundle entry {:?}: {what}", self.key))
+        Error::data_loss(format!("tensor bundle entry {:?}: {what}", self.key))
     }
 
     /// Compares the CRC computed over the bytes with the stored one.
@@ -226,13 +226,14 @@ impl Decode<'_> {
 
     fn variants(&self, region: &Bytes, n: usize, file: &str) -> Result<Tensor> {
         if self.swap {
-            return Err(Error::InvalidFormat {
-                format: "tensor bundle",
-                message: format!(
-                    "{file}: the bundle is big-endian and entry {:?} holds variants; byte-swapping variants is not implemented (as in TF)",
+            return Err(Error::invalid_format(
+                "tensor bundle",
+                format!(
+                    "the bundle is big-endian and entry {:?} holds variants; byte-swapping variants is not implemented (as in TF)",
                     self.key
                 ),
-            });
+            )
+            .with_path(file));
         }
         // Every element needs a length byte and a 4-byte checksum.
         if n > region.len() / 5 {

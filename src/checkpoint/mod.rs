@@ -31,6 +31,7 @@
 mod entry;
 mod load;
 mod naming;
+pub use naming::find_prefix;
 mod reader;
 mod slice;
 mod table;

@@ -23,35 +23,121 @@ pub(crate) fn index_path(prefix: &Path) -> PathBuf {
 /// The prefix for `path`: a prefix, an `.index` file, a SavedModel
 /// directory or a checkpoint directory.
 pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
+    Ok(find_prefix(path)?.0)
+}
+
+/// The checkpoint prefix `path` names, and a note when it was found by a
+/// fallback the user should hear about.
+///
+/// - A SavedModel directory: `variables/variables`.
+/// - A directory with a `checkpoint` state file: its
+///   `model_checkpoint_path`. An absolute path that does not exist here
+///   (the state file came from another machine) falls back to the same file
+///   name beside the state file, with a note; TF would fail.
+/// - A directory with no state file but exactly one `*.index` (what
+///   `tf.train.Checkpoint.write()` leaves): that prefix.
+/// - An `.index` or `.data-NNNNN-of-MMMMM` file: its prefix.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("find-prefix-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("ckpt-1.index"), b"")?;
+/// let (prefix, note) = tftensor::checkpoint::find_prefix(&dir)?;
+/// assert_eq!(prefix, dir.join("ckpt-1"));
+/// assert!(note.is_none());
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`Error::NotFound`] for a directory that holds no checkpoint (saying
+/// what was looked for), or several `.index` files and no state file;
+/// [`Error::Io`]; [`Error::InvalidFormat`] for a state file without a path.
+pub fn find_prefix(path: &Path) -> Result<(PathBuf, Option<String>)> {
     if path.is_dir() {
         let saved_model = path.join("variables").join("variables");
         if index_path(&saved_model).is_file() {
-            return Ok(saved_model);
+            return Ok((saved_model, None));
         }
         let state = path.join("checkpoint");
         if state.is_file() {
             let text =
-                std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), &e))?;
-            let latest = latest_checkpoint(&text).ok_or_else(|| Error::InvalidFormat {
-                format: "checkpoint state",
-                message: format!("{}: no model_checkpoint_path", state.display()),
+                std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), e))?;
+            let latest = latest_checkpoint(&text).ok_or_else(|| {
+                Error::invalid_format("checkpoint state", "no model_checkpoint_path")
+                    .with_path(state.display())
             })?;
             let latest = PathBuf::from(latest);
-            return Ok(if latest.is_absolute() {
-                latest
-            } else {
-                path.join(latest)
-            });
+            if !latest.is_absolute() {
+                return Ok((path.join(latest), None));
+            }
+            if index_path(&latest).is_file() {
+                return Ok((latest, None));
+            }
+            if let Some(name) = latest.file_name() {
+                let beside = path.join(name);
+                if index_path(&beside).is_file() {
+                    let note = format!(
+                        "{}: model_checkpoint_path {} does not exist here; reading {} beside the state file",
+                        state.display(),
+                        latest.display(),
+                        beside.display()
+                    );
+                    return Ok((beside, Some(note)));
+                }
+            }
+            return Ok((latest, None));
         }
-        return Err(Error::NotFound(format!(
-            "{}: neither a SavedModel (variables/variables.index) nor a checkpoint directory (checkpoint state file)",
-            path.display()
-        )));
+        let mut prefixes = Vec::new();
+        for item in std::fs::read_dir(path).map_err(|e| Error::io(path.display(), e))? {
+            let item = item.map_err(|e| Error::io(path.display(), e))?;
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            if let Some(stem) = name.strip_suffix(".index") {
+                if item.path().is_file() {
+                    prefixes.push(path.join(stem));
+                }
+            }
+        }
+        prefixes.sort();
+        return match prefixes.len() {
+            1 => Ok((prefixes.remove(0), None)),
+            0 => Err(Error::not_found(
+                "no checkpoint here: looked for a SavedModel (variables/variables.index), a \
+                 `checkpoint` state file and a `*.index` file",
+            )
+            .with_path(path.display())),
+            n => Err(Error::not_found(format!(
+                "{n} checkpoints ({}) and no `checkpoint` state file to say which: name the prefix",
+                prefixes
+                    .iter()
+                    .filter_map(|p| p.file_name())
+                    .map(|n| n.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .with_path(path.display())),
+        };
     }
-    if path.extension().is_some_and(|e| e == "index") && path.is_file() {
-        return Ok(path.with_extension(""));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let Some(name) = name {
+        if let Some(stem) = name
+            .strip_suffix(".index")
+            .or_else(|| data_file_prefix(&name))
+        {
+            return Ok((path.with_file_name(stem), None));
+        }
     }
-    Ok(path.to_path_buf())
+    Ok((path.to_path_buf(), None))
+}
+
+/// `PREFIX` for a file named `PREFIX.data-NNNNN-of-MMMMM` (TF's
+/// `DataFilename`).
+pub(crate) fn data_file_prefix(name: &str) -> Option<&str> {
+    let (prefix, suffix) = name.rsplit_once(".data-")?;
+    let (shard, of) = suffix.split_once("-of-")?;
+    let digits = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(shard) && digits(of)).then_some(prefix)
 }
 
 /// `model_checkpoint_path` from a `CheckpointState` text proto.

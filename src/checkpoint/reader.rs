@@ -98,10 +98,7 @@ impl std::fmt::Debug for BundleReader {
 }
 
 fn bad(message: String) -> Error {
-    Error::InvalidFormat {
-        format: "tensor bundle",
-        message,
-    }
+    Error::invalid_format("tensor bundle", message)
 }
 
 impl BundleReader {
@@ -124,7 +121,7 @@ impl BundleReader {
     ///
     /// ```
     /// let err = tftensor::checkpoint::BundleReader::open("/no/such/ckpt").unwrap_err();
-    /// assert!(matches!(err, tftensor::Error::NotFound(_)));
+    /// assert!(matches!(err, tftensor::Error::NotFound { .. }));
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
         Self::open_with(path.as_ref(), Mode::Read)
@@ -257,7 +254,7 @@ impl BundleReader {
                 .and_then(Option::take)
             {
                 Some(bytes) => Shard::Bytes { bytes, name },
-                None => Shard::Missing(Error::NotFound(format!("{name}: no such data shard"))),
+                None => Shard::Missing(Error::not_found("no such data shard").with_path(name)),
             };
             r.shards.insert(id, shard);
         }
@@ -271,7 +268,7 @@ impl BundleReader {
         let index_path = PathBuf::from(index_path);
         let index = std::fs::read(&index_path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                Error::NotFound(format!(
+                Error::not_found(format!(
                     "Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {}",
                     prefix.display()
                 ))
@@ -294,26 +291,30 @@ impl BundleReader {
         let rows = table::read(index, &file)?;
         let mut rows = rows.into_iter();
         let header = match rows.next() {
-            Some((k, v)) if k.is_empty() => pb::BundleHeaderProto::decode(v.as_slice())
-                .map_err(|e| Error::DataLoss(format!("{file}: corrupt bundle header: {e}")))?,
-            _ => return Err(bad(format!("{file}: the bundle header entry is missing"))),
+            Some((k, v)) if k.is_empty() => {
+                pb::BundleHeaderProto::decode(v.as_slice()).map_err(|e| {
+                    Error::data_loss(format!("corrupt bundle header: {e}")).with_path(&file)
+                })?
+            }
+            _ => return Err(bad("the bundle header entry is missing".into()).with_path(file)),
         };
         check_version(&header, &file)?;
         if header.num_shards < 1 {
-            return Err(bad(format!("{file}: num_shards is {}", header.num_shards)));
+            return Err(bad(format!("num_shards is {}", header.num_shards)).with_path(file));
         }
         let swap = match header.endianness {
             0 => cfg!(target_endian = "big"),
             1 => cfg!(target_endian = "little"),
-            other => return Err(bad(format!("{file}: unknown endianness {other}"))),
+            other => return Err(bad(format!("unknown endianness {other}")).with_path(file)),
         };
         let mut entries = Vec::new();
         for (key, value) in rows {
             let entry = pb::BundleEntryProto::decode(value.as_slice()).map_err(|e| {
-                Error::DataLoss(format!(
-                    "{file}: corrupt entry for key {:?}: {e}",
+                Error::data_loss(format!(
+                    "corrupt entry for key {:?}: {e}",
                     String::from_utf8_lossy(&key)
                 ))
+                .with_path(&file)
             })?;
             entries.push((key, entry));
         }
@@ -342,7 +343,7 @@ impl BundleReader {
                 }
                 shards.insert(
                     entry.shard_id,
-                    Shard::Missing(Error::NotFound(String::new())),
+                    Shard::Missing(Error::not_found(String::new())),
                 );
             }
         }
@@ -490,7 +491,7 @@ impl BundleReader {
             .filter(|i| self.full.binary_search(i).is_ok())
             .and_then(|i| self.entries.get(i))
             .map(|(_, e)| e)
-            .ok_or_else(|| Error::NotFound(format!("Key {key} not found in checkpoint")))
+            .ok_or_else(|| Error::not_found(format!("Key {key} not found in checkpoint")))
     }
 
     /// The dtype and shape of `key`, without reading its data.
@@ -527,7 +528,7 @@ impl BundleReader {
     /// #   w.add("a", &tftensor::Tensor::from(2i32))?; w.finish_to_bytes()? };
     /// let r = tftensor::checkpoint::BundleReader::from_bytes(index.into(), vec![data.into()])?;
     /// assert_eq!(r.get("a")?, tftensor::Tensor::from(2i32));
-    /// assert!(matches!(r.get("b"), Err(tftensor::Error::NotFound(_))));
+    /// assert!(matches!(r.get("b"), Err(tftensor::Error::NotFound { .. })));
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn get(&self, key: &str) -> Result<Tensor> {
@@ -630,7 +631,7 @@ impl BundleReader {
                     .and_then(|i| self.entries.get(i))
                     .map(|(_, e)| e)
                     .ok_or_else(|| {
-                        Error::NotFound(format!("Key {key} slice {s} not found in checkpoint"))
+                        Error::not_found(format!("Key {key} slice {s} not found in checkpoint"))
                     })?;
                 let t = self.read_entry(key, sentry)?;
                 let expect = s.slice_shape(&full_shape)?;
@@ -681,7 +682,7 @@ impl BundleReader {
         let (offset, size) = match (offset, size) {
             (Some(o), Some(s)) if o.checked_add(s).is_some_and(|end| end <= len) => (o, s),
             _ => {
-                return Err(Error::DataLoss(format!(
+                return Err(Error::data_loss(format!(
                     "tensor bundle entry {key:?}: offset {} + size {} runs past the end of {name} ({len} bytes)",
                     entry.offset, entry.size
                 )))
@@ -700,13 +701,13 @@ impl BundleReader {
         if dtype.can_use_memcpy() {
             let expected = crate::tensor::byte_len(dtype, n).ok().map(|b| b as u64);
             if expected != Some(size) {
-                return Err(Error::DataLoss(format!(
+                return Err(Error::data_loss(format!(
                     "Invalid size in bundle entry: key {key}; stored size {size}; expected size {}",
                     expected.map_or_else(|| "overflows".to_owned(), |e| e.to_string())
                 )));
             }
         } else if (n as u64) > size {
-            return Err(Error::DataLoss(format!(
+            return Err(Error::data_loss(format!(
                 "Invalid size in bundle entry: key {key}; stored size {size}; expected size is at least {n}"
             )));
         }
@@ -809,7 +810,7 @@ fn open_shard(path: &Path, mode: Mode) -> Shard {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Shard::Missing(Error::NotFound(format!("{name}: data file not found")))
+            return Shard::Missing(Error::not_found("data file not found").with_path(name))
         }
         Err(e) => return Shard::Missing(Error::io(&name, &e)),
     };
@@ -852,21 +853,21 @@ fn check_version(header: &pb::BundleHeaderProto, file: &str) -> Result<()> {
         return Ok(());
     };
     if v.min_consumer > BUNDLE_VERSION {
-        return Err(bad(format!(
-            "{file}: Checkpoint min consumer version {} above current version {BUNDLE_VERSION} for TensorFlow",
-            v.min_consumer
-        )));
+        return Err(bad(format!("Checkpoint min consumer version {} above current version {BUNDLE_VERSION} for TensorFlow",
+            v.min_consumer)).with_path(file));
     }
     if v.producer < 0 {
         return Err(bad(format!(
-            "{file}: Checkpoint producer version {} below min producer 0 supported by TensorFlow",
+            "Checkpoint producer version {} below min producer 0 supported by TensorFlow",
             v.producer
-        )));
+        ))
+        .with_path(file));
     }
     if v.bad_consumers.contains(&BUNDLE_VERSION) {
         return Err(bad(format!(
-            "{file}: Checkpoint disallows consumer version {BUNDLE_VERSION}"
-        )));
+            "Checkpoint disallows consumer version {BUNDLE_VERSION}"
+        ))
+        .with_path(file));
     }
     Ok(())
 }

@@ -186,7 +186,9 @@ impl TensorSlice {
         }
         let mut dims = Vec::with_capacity(self.dims());
         for d in 0..self.dims() {
-            let (s, l) = self.resolved(d, shape).unwrap_or((0, 0));
+            let (s, l) = self.resolved(d, shape).ok_or_else(|| {
+                Error::InvalidArgument(format!("slice {self} has no extent for dim {d}"))
+            })?;
             let size = shape.dim_size(d)?;
             if s.checked_add(l).is_none_or(|end| end > size) {
                 return Err(Error::InvalidArgument(format!(
@@ -265,6 +267,7 @@ impl std::str::FromStr for TensorSlice {
 fn write_num_increasing(out: &mut Vec<u8>, v: u64) {
     let bytes = v.to_be_bytes();
     let skip = (v.leading_zeros() / 8) as usize;
+    // In bounds: at most 8 leading zero bytes of 8.
     let tail = bytes.get(skip..).unwrap_or_default();
     out.push(tail.len() as u8);
     out.extend_from_slice(tail);
@@ -310,6 +313,7 @@ fn write_signed_num_increasing(out: &mut Vec<u8>, v: i64) {
             *b ^= header[1];
         }
     }
+    // In bounds: `begin` is 10 - len with len in 1..=10 (`buf` holds 10).
     out.extend_from_slice(buf.get(begin..).unwrap_or_default());
 }
 
@@ -331,6 +335,7 @@ pub(crate) fn encode_tensor_name_slice(name: &[u8], slice: &TensorSlice) -> Vec<
 fn strides(dims: &[i64]) -> Vec<usize> {
     let mut s = vec![1usize; dims.len()];
     for d in (0..dims.len().saturating_sub(1)).rev() {
+        // In bounds: d + 1 < dims.len() == s.len().
         let next = s.get(d + 1).copied().unwrap_or(1);
         let size = dims.get(d + 1).copied().unwrap_or(1) as usize;
         if let Some(v) = s.get_mut(d) {
@@ -372,15 +377,17 @@ pub(crate) fn copy_overlap<T: Clone>(
         for d in 0..rank {
             let (start, _) = inter.get(d).copied().ok_or_else(corrupt)?;
             let i = if d + 1 < rank {
-                idx.get(d).copied().unwrap_or(0)
+                idx.get(d).copied().ok_or_else(corrupt)?
             } else {
                 0
             };
             let abs = start + i;
-            let s_rel = abs - src_start.get(d).copied().unwrap_or(0);
-            let d_rel = abs - dst_start.get(d).copied().unwrap_or(0);
-            so += s_rel as usize * ss.get(d).copied().unwrap_or(1);
-            dof += d_rel as usize * ds.get(d).copied().unwrap_or(1);
+            // Every list has the slice's rank; a shorter one is corrupt,
+            // not a zero offset.
+            let s_rel = abs - src_start.get(d).copied().ok_or_else(corrupt)?;
+            let d_rel = abs - dst_start.get(d).copied().ok_or_else(corrupt)?;
+            so += s_rel as usize * ss.get(d).copied().ok_or_else(corrupt)?;
+            dof += d_rel as usize * ds.get(d).copied().ok_or_else(corrupt)?;
         }
         let from = src.get(so..so + run).ok_or_else(corrupt)?;
         dst.get_mut(dof..dof + run)

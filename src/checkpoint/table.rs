@@ -24,10 +24,7 @@ const NO_COMPRESSION: u8 = 0;
 const SNAPPY_COMPRESSION: u8 = 1;
 
 fn bad(file: &str, msg: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "tensor bundle",
-        message: format!("{file}: {msg}"),
-    }
+    Error::invalid_format("tensor bundle", msg.to_string()).with_path(file)
 }
 
 /// TF's `PutVarint64` (the protobuf varint, as prost writes it).
@@ -88,6 +85,7 @@ impl BlockBuilder {
             self.restarts.push(self.buffer.len() as u32);
             self.counter = 0;
         }
+        // In bounds: `shared` counts a common prefix of `key`.
         let non_shared = key.get(shared..).unwrap_or_default();
         put_varint64(&mut self.buffer, shared as u64);
         put_varint64(&mut self.buffer, non_shared.len() as u64);
@@ -222,23 +220,24 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
         .and_then(|e| e.checked_add(BLOCK_TRAILER_LEN))
         .filter(|&e| e <= table.len())
         .ok_or_else(|| {
-            Error::DataLoss(format!(
-                "{file}: truncated block read: block at offset {offset} of {size} bytes runs past the end of the {}-byte index",
+            Error::data_loss(format!(
+                "truncated block read: block at offset {offset} of {size} bytes runs past the end of the {}-byte index",
                 table.len()
-            ))
+            )).with_path(file)
         })?;
     // `end` was checked above, so these cannot fail; if they did, the
     // block is reported as corrupt rather than read as something else.
-    let corrupt = || Error::DataLoss(format!("{file}: bad block at offset {offset}"));
+    let corrupt = || Error::data_loss(format!("bad block at offset {offset}")).with_path(file);
     let all = table.get(offset..end).ok_or_else(corrupt)?;
     let (contents, trailer) = all.split_at_checked(size).ok_or_else(corrupt)?;
     let kind = trailer.first().copied().ok_or_else(corrupt)?;
     let stored = get_fixed32(trailer, 1).ok_or_else(corrupt)?;
     let actual = crc32c::extend(crc32c::value(contents), &[kind]);
     if crc32c::unmask(stored) != actual {
-        return Err(Error::DataLoss(format!(
-            "{file}: block checksum mismatch in the block at offset {offset}"
-        )));
+        return Err(Error::data_loss(format!(
+            "block checksum mismatch in the block at offset {offset}"
+        ))
+        .with_path(file));
     }
     match kind {
         NO_COMPRESSION => Ok(contents),
@@ -246,7 +245,7 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
             file,
             "Snappy-compressed index blocks are not supported (TF's bundle writer never compresses)",
         )),
-        other => Err(Error::DataLoss(format!("{file}: bad block type {other}"))),
+        other => Err(Error::data_loss(format!("bad block type {other}")).with_path(file)),
     }
 }
 
@@ -256,7 +255,7 @@ fn for_each_in_block(
     file: &str,
     mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
 ) -> Result<()> {
-    let corrupt = || Error::DataLoss(format!("{file}: bad block contents"));
+    let corrupt = || Error::data_loss("bad block contents").with_path(file);
     let n = block.len();
     let num_restarts = n
         .checked_sub(4)
@@ -299,11 +298,14 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
             ),
         )
     })?;
+    // In bounds: footer_at = len - FOOTER_LEN, checked above.
     let footer = table.get(footer_at..).unwrap_or_default();
     let magic = footer
         .get(FOOTER_LEN - 8..)
         .and_then(|m| m.try_into().ok())
         .map(u64::from_le_bytes)
+        // A footer without 8 magic bytes cannot happen (it has FOOTER_LEN);
+        // 0 is not MAGIC, so it would be refused below all the same.
         .unwrap_or_default();
     if magic != MAGIC {
         return Err(bad(
@@ -322,9 +324,7 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
         for_each_in_block(block, file, |k, v| {
             if let Some((last, _)) = out.last() {
                 if k <= last.as_slice() {
-                    return Err(Error::DataLoss(format!(
-                        "{file}: keys out of order in the index"
-                    )));
+                    return Err(Error::data_loss("keys out of order in the index").with_path(file));
                 }
             }
             out.push((k.to_vec(), v.to_vec()));

@@ -616,10 +616,7 @@ unsafe impl Send for Foreign {}
 unsafe impl Sync for Foreign {}
 
 fn dlpack_error(message: impl Into<String>) -> Error {
-    Error::InvalidFormat {
-        format: "DLPack",
-        message: message.into(),
-    }
+    Error::invalid_format("DLPack", message)
 }
 
 impl Foreign {

@@ -9,10 +9,7 @@ use crate::shape::{TensorShape, MAX_DIMENSIONS};
 use crate::tensor::Tensor;
 
 fn dlpack_error(message: impl Into<String>) -> Error {
-    Error::InvalidFormat {
-        format: "DLPack",
-        message: message.into(),
-    }
+    Error::invalid_format("DLPack", message)
 }
 
 /// Adopts a `DLManagedTensorVersioned` as a tensor: zero-copy when the data

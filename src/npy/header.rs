@@ -74,10 +74,7 @@ impl Header {
 }
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "npy",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("npy", message.to_string()).with_path(what)
 }
 
 /// Reads the fixed prefix: returns the header length field's size (2 or 4),
@@ -116,7 +113,7 @@ pub(crate) fn parse_prefix(prefix: &[u8], what: &str) -> Result<(usize, usize, b
 }
 
 pub(crate) fn truncated(what: &str, part: &str) -> Error {
-    Error::DataLoss(format!("npy: {what}: truncated in {part}"))
+    Error::data_loss(format!("npy: truncated in {part}")).with_path(what)
 }
 
 /// Parses the header text (after the prefix). `data_offset` is prefix plus
@@ -157,7 +154,7 @@ pub(crate) fn parse_text(
 }
 
 /// Maps a `descr` string to the element layout.
-fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
+pub(crate) fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
     let (order, rest) = match descr.as_bytes().first() {
         Some(b'<' | b'>' | b'|' | b'=') => descr.split_at(1),
         _ => ("=", descr),
@@ -275,6 +272,7 @@ impl Parser<'_> {
             .get(start..)
             .and_then(|rest| rest.iter().position(|&c| c == q))
             .ok_or_else(|| self.err("unterminated string"))?;
+        // In bounds: `len` was found by searching `s[start..]`.
         let body = self.s.get(start..start + len).unwrap_or_default();
         if body.contains(&b'\\') {
             return Err(self.err("escapes in strings are not supported"));
@@ -293,6 +291,7 @@ impl Parser<'_> {
         {
             self.pos += 1;
         }
+        // In bounds: `pos` only advanced over bytes of `s`.
         self.s.get(start..self.pos).unwrap_or_default()
     }
 
@@ -307,6 +306,7 @@ impl Parser<'_> {
     fn int(&mut self) -> Result<i64> {
         let w = self.word();
         // Python 2 wrote longs as `3L`.
+        // Without the `L` the word is its own digits.
         let digits = w.strip_suffix(b"L").unwrap_or(w);
         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
             return Err(self.err("expected a non-negative integer dimension"));

@@ -70,6 +70,61 @@ fn read_path(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
     read::from_reader(&mut file, len, as_dtype, &what)
 }
 
+/// The dtype and shape of the `.npy` file at `path`, from its header alone
+/// (the data is not read, but its length is checked against the file's);
+/// an opaque (`V`) array as `as_dtype`.
+///
+/// # Errors
+/// As [`read_npy`].
+///
+/// ```
+/// # let p = std::env::temp_dir().join(format!("npy-head-{}.npy", std::process::id()));
+/// tftensor::npy::write_npy(&p, &tftensor::Tensor::new(tftensor::DataType::Int16, [4, 5])?)?;
+/// let (dtype, shape) = tftensor::npy::read_npy_header(&p, None)?;
+/// assert_eq!((dtype, shape.dim_sizes()), (tftensor::DataType::Int16, vec![4, 5]));
+/// # std::fs::remove_file(&p).ok();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn read_npy_header<P: AsRef<Path>>(
+    path: P,
+    as_dtype: Option<DataType>,
+) -> Result<(DataType, crate::TensorShape)> {
+    let path = path.as_ref();
+    let what = path.display().to_string();
+    let mut file = File::open(path).map_err(|e| Error::io(&what, e))?;
+    let len = file.metadata().map_err(|e| Error::io(&what, e))?.len();
+    read::dtype_and_shape(
+        &mut std::io::BufReader::new(&mut file),
+        len,
+        as_dtype,
+        &what,
+    )
+}
+
+/// Whether NumPy files hold `dtype` so that it reads back as the same
+/// dtype. bfloat16, the float8s and int4 are written as opaque `V` arrays
+/// (they need a dtype to be read back), and the quantized types as plain
+/// integers, so they do not come back by themselves.
+///
+/// ```
+/// use tftensor::DataType;
+/// assert!(tftensor::npy::can_hold(DataType::Complex128));
+/// assert!(tftensor::npy::can_hold(DataType::String));
+/// assert!(!tftensor::npy::can_hold(DataType::BFloat16));
+/// assert!(!tftensor::npy::can_hold(DataType::QInt8));
+/// ```
+pub fn can_hold(dtype: DataType) -> bool {
+    let natural = |descr: String| match header::parse_descr(&descr) {
+        Ok(header::Elem::Pod { dtype, .. }) => Some(dtype),
+        Ok(header::Elem::Bytes(_) | header::Elem::Unicode { .. }) => Some(DataType::String),
+        _ => None,
+    };
+    header::descr_for(dtype, 1)
+        .ok()
+        .and_then(natural)
+        .is_some_and(|d| d == dtype)
+}
+
 /// Reads a `.npy` file.
 ///
 /// # Errors

@@ -15,6 +15,7 @@ use zip::{CompressionMethod, ZipArchive, ZipWriter};
 use super::{read, write};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 /// DEFLATE's best case is about 1032:1; a member that claims more than this
@@ -25,11 +26,8 @@ const MAX_DEFLATE_RATIO: u64 = 1032;
 fn zip_err(what: &str, e: ZipError) -> Error {
     match e {
         ZipError::Io(io) => Error::io(what, &io),
-        ZipError::FileNotFound => Error::NotFound(format!("npz: {what}: member not found")),
-        other => Error::InvalidFormat {
-            format: "npz",
-            message: format!("{what}: {other}"),
-        },
+        ZipError::FileNotFound => Error::not_found("npz: member not found").with_path(what),
+        other => Error::invalid_format("npz", other.to_string()).with_path(what),
     }
 }
 
@@ -132,6 +130,7 @@ impl<R: Read + Seek> NpzReader<R> {
             .filter_map(|i| {
                 let name = archive.name_for_index(i)?;
                 (!name.ends_with('/'))
+                    // As np.load: `.npy` dropped, other names kept whole.
                     .then(|| (name.strip_suffix(".npy").unwrap_or(name).to_string(), i))
             })
             .collect();
@@ -219,37 +218,53 @@ impl<R: Read + Seek> NpzReader<R> {
         self.get_impl(name, Some(dtype))
     }
 
-    fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
+    fn index_of(&self, name: &str) -> Result<usize> {
+        // A name with or without `.npy` finds the member.
         let key = name.strip_suffix(".npy").unwrap_or(name);
         let &(_, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
-            Error::NotFound(format!("npz: {}: no array named {name:?}", self.what))
+            Error::not_found(format!("npz: no array named {name:?}")).with_path(&self.what)
         })?;
+        Ok(index)
+    }
+
+    /// The dtype and shape of array `name`, from its `.npy` header alone
+    /// (the data is not read); an opaque (`V`) array as `as_dtype`.
+    ///
+    /// ```
+    /// use tftensor::npy::{NpzReader, NpzWriter};
+    /// use tftensor::{DataType, Tensor};
+    /// let mut w = NpzWriter::new(std::io::Cursor::new(Vec::new()), true);
+    /// w.add("w", &Tensor::new(DataType::Float, [2, 3])?)?;
+    /// let mut r = NpzReader::from_bytes(w.finish_into()?.into_inner().into())?;
+    /// let (dtype, shape) = r.dtype_and_shape("w", None)?;
+    /// assert_eq!((dtype, shape.dim_sizes()), (DataType::Float, vec![2, 3]));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn dtype_and_shape(
+        &mut self,
+        name: &str,
+        as_dtype: Option<DataType>,
+    ) -> Result<(DataType, TensorShape)> {
+        let index = self.index_of(name)?;
         let archive_what = self.what.clone();
         let mut member = self
             .archive
             .by_index(index)
             .map_err(|e| zip_err(&archive_what, e))?;
         let what = format!("{archive_what}: member {:?}", member.name());
-        let (size, compressed) = (member.size(), member.compressed_size());
-        match member.compression() {
-            CompressionMethod::Stored if size == compressed => {}
-            CompressionMethod::Deflated
-                if size <= compressed.saturating_mul(MAX_DEFLATE_RATIO).saturating_add(1024) => {}
-            CompressionMethod::Stored | CompressionMethod::Deflated => {
-                return Err(Error::InvalidFormat {
-                    format: "npz",
-                    message: format!(
-                        "{what}: declares {size} bytes from {compressed} compressed bytes, which cannot be"
-                    ),
-                })
-            }
-            other => {
-                return Err(Error::InvalidFormat {
-                    format: "npz",
-                    message: format!("{what}: unsupported compression {other}"),
-                })
-            }
-        }
+        let (size, _) = check_member(&member, &what)?;
+        read::dtype_and_shape(&mut member, size, as_dtype, &what)
+    }
+
+    fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
+        let index = self.index_of(name)?;
+        let archive_what = self.what.clone();
+        let mut member = self
+            .archive
+            .by_index(index)
+            .map_err(|e| zip_err(&archive_what, e))?;
+        let what = format!("{archive_what}: member {:?}", member.name());
+        let (size, _) = check_member(&member, &what)?;
         // A stored member of an in-memory archive: adopt its bytes.
         if let (Some(bytes), CompressionMethod::Stored, Some(start)) =
             (&self.bytes, member.compression(), member.data_start())
@@ -260,7 +275,7 @@ impl<R: Read + Seek> NpzReader<R> {
                 .and_then(|(s, n)| Some(s..s.checked_add(n)?))
                 .filter(|r| r.end <= bytes.len())
                 .ok_or_else(|| {
-                    Error::DataLoss(format!("npz: {what}: data runs past the archive"))
+                    Error::data_loss("npz: data runs past the archive").with_path(&what)
                 })?;
             return read::from_bytes(bytes.slice(range), as_dtype, &what);
         }
@@ -270,16 +285,44 @@ impl<R: Read + Seek> NpzReader<R> {
         let mut rest = [0u8; 1];
         match member.read(&mut rest) {
             Ok(0) => Ok(t),
-            Ok(_) => Err(Error::InvalidFormat {
-                format: "npz",
-                message: format!("{what}: more bytes than the member's declared size"),
-            }),
-            Err(e) => Err(Error::InvalidFormat {
-                format: "npz",
-                message: format!("{what}: {e}"),
-            }),
+            Ok(_) => Err(Error::invalid_format(
+                "npz",
+                "more bytes than the member's declared size",
+            )
+            .with_path(what)),
+            Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(what)),
         }
     }
+}
+
+/// A member's size and compressed size, refused when they cannot be right
+/// or the compression is not one `np.savez` writes.
+fn check_member<R: Read>(member: &zip::read::ZipFile<'_, R>, what: &str) -> Result<(u64, u64)> {
+    let (size, compressed) = (member.size(), member.compressed_size());
+    match member.compression() {
+        CompressionMethod::Stored if size == compressed => {}
+        CompressionMethod::Deflated
+            if size
+                <= compressed
+                    .saturating_mul(MAX_DEFLATE_RATIO)
+                    .saturating_add(1024) => {}
+        CompressionMethod::Stored | CompressionMethod::Deflated => {
+            return Err(Error::invalid_format(
+                "npz",
+                format!(
+                    "declares {size} bytes from {compressed} compressed bytes, which cannot be"
+                ),
+            )
+            .with_path(what))
+        }
+        other => {
+            return Err(
+                Error::invalid_format("npz", format!("unsupported compression {other}"))
+                    .with_path(what),
+            )
+        }
+    }
+    Ok((size, compressed))
 }
 
 /// Writes an `.npz` archive, one array at a time.

@@ -9,13 +9,11 @@ use super::header::{self, Elem, Header};
 use crate::buffer::try_vec;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
-    Error::InvalidFormat {
-        format: "npy",
-        message: format!("{what}: {message}"),
-    }
+    Error::invalid_format("npy", message.to_string()).with_path(what)
 }
 
 fn io_err(what: &str, e: &std::io::Error) -> Error {
@@ -34,10 +32,11 @@ pub(crate) fn parse_header(buf: &[u8], what: &str) -> Result<Header> {
         .checked_add(text_len)
         .ok_or_else(|| bad(what, "header length overflows"))?;
     let text = buf.get(prefix_len..end).ok_or_else(|| {
-        Error::DataLoss(format!(
-            "npy: {what}: the header length is {text_len} bytes but only {} follow",
+        Error::data_loss(format!(
+            "npy: the header length is {text_len} bytes but only {} follow",
             buf.len().saturating_sub(prefix_len)
         ))
+        .with_path(what)
     })?;
     header::parse_text(text, utf8, end, what)
 }
@@ -61,11 +60,11 @@ pub(crate) fn from_bytes(bytes: Bytes, as_dtype: Option<DataType>, what: &str) -
 fn check_data_len(h: &Header, len: usize, available: u64, what: &str) -> Result<()> {
     match (len as u64).cmp(&available) {
         std::cmp::Ordering::Equal => Ok(()),
-        std::cmp::Ordering::Greater => Err(Error::DataLoss(format!(
-            "npy: {what}: truncated: the header declares {} elements of '{}' ({len} bytes) but {available} bytes follow it",
+        std::cmp::Ordering::Greater => Err(Error::data_loss(format!(
+            "npy: truncated: the header declares {} elements of '{}' ({len} bytes) but {available} bytes follow it",
             h.shape.num_elements(),
             h.descr
-        ))),
+        )).with_path(what)),
         std::cmp::Ordering::Less => Err(bad(
             what,
             format!(
@@ -87,7 +86,40 @@ pub(crate) fn from_reader<R: Read>(
     as_dtype: Option<DataType>,
     what: &str,
 ) -> Result<Tensor> {
+    let (h, header_end) = read_header(r, total, what)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, total - header_end, what)?;
+    let data = read_data(r, len, what)?;
+    build(&h, data, as_dtype, what)
+}
+
+/// The dtype and shape a stream's header declares, reading the header
+/// only (for listing an archive without its data). The declared data
+/// length is checked against `total`.
+pub(crate) fn dtype_and_shape<R: Read>(
+    r: &mut R,
+    total: u64,
+    as_dtype: Option<DataType>,
+    what: &str,
+) -> Result<(DataType, TensorShape)> {
+    let (h, header_end) = read_header(r, total, what)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, total - header_end, what)?;
+    let dtype = match resolve(&h, as_dtype, what)? {
+        Elem::Pod { dtype, .. } => dtype,
+        Elem::Bytes(_) | Elem::Unicode { .. } => DataType::String,
+        Elem::Opaque { .. } => {
+            return Err(bad(what, "an opaque type with no dtype to read it as"));
+        }
+    };
+    Ok((dtype, h.shape))
+}
+
+/// Reads the prefix and header of a stream of `total` bytes; returns the
+/// header and where its data starts.
+fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u64)> {
     let mut prefix = [0u8; header::MAX_PREFIX];
+    // In bounds: the prefix array holds MAX_PREFIX (12) bytes.
     let first = prefix.get_mut(..8).unwrap_or_default();
     r.read_exact(first).map_err(|e| match e.kind() {
         std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the magic string"),
@@ -95,29 +127,29 @@ pub(crate) fn from_reader<R: Read>(
     })?;
     let len_size = if prefix.get(6) == Some(&1) { 2 } else { 4 };
     if prefix.get(..6) == Some(&header::MAGIC[..]) {
+        // In bounds: len_size is 2 or 4.
         let rest = prefix.get_mut(8..8 + len_size).unwrap_or_default();
         r.read_exact(rest).map_err(|e| io_err(what, &e))?;
     }
     let (prefix_len, text_len, _) = header::parse_prefix(&prefix, what)?;
     let header_end = (prefix_len as u64).saturating_add(text_len as u64);
     if header_end > total {
-        return Err(Error::DataLoss(format!(
-            "npy: {what}: the header length is {text_len} bytes but the file holds only {total}"
-        )));
+        return Err(Error::data_loss(format!(
+            "npy: the header length is {text_len} bytes but the file holds only {total}"
+        ))
+        .with_path(what));
     }
     let mut buf = try_vec::<u8>(prefix_len + text_len)?;
+    // In bounds: parse_prefix gives 10 or 12, and `buf` was sized for it.
     buf.extend_from_slice(prefix.get(..prefix_len).unwrap_or_default());
     buf.resize(prefix_len + text_len, 0);
+    // In bounds: `buf` was just resized past prefix_len.
     r.read_exact(buf.get_mut(prefix_len..).unwrap_or_default())
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the header"),
             _ => Error::io(what, &e),
         })?;
-    let h = parse_header(&buf, what)?;
-    let len = h.data_len()?;
-    check_data_len(&h, len, total - header_end, what)?;
-    let data = read_data(r, len, what)?;
-    build(&h, data, as_dtype, what)
+    Ok((parse_header(&buf, what)?, header_end))
 }
 
 /// Below this, data goes into a `Vec`; above, into an anonymous map.
@@ -136,10 +168,11 @@ fn read_data<R: Read>(r: &mut R, len: usize, what: &str) -> Result<Bytes> {
         .read_to_end(&mut data)
         .map_err(|e| io_err(what, &e))?;
     if data.len() != len {
-        return Err(Error::DataLoss(format!(
-            "npy: {what}: truncated: the header declares {len} bytes of data, the stream ended after {}",
+        return Err(Error::data_loss(format!(
+            "npy: truncated: the header declares {len} bytes of data, the stream ended after {}",
             data.len()
-        )));
+        ))
+        .with_path(what));
     }
     Ok(Bytes::from(data))
 }
@@ -157,15 +190,12 @@ fn resolve(h: &Header, as_dtype: Option<DataType>, what: &str) -> Result<Elem> {
         )
     };
     match (&h.elem, as_dtype) {
-        (Elem::Opaque { size, .. }, None) => Err(bad(
-            what,
-            format!(
-                "'{}' is an opaque {size}-byte type (ml_dtypes writes bfloat16, float8, int4 and \
-                 friends this way); say which dtype it holds with the `_as` form, e.g. \
-                 read_npy_as(path, DataType::BFloat16)",
-                h.descr
-            ),
-        )),
+        (Elem::Opaque { size, .. }, None) => Err(Error::OpaqueDtype {
+            descr: h.descr.clone(),
+            size: *size,
+            at: crate::Location::default(),
+        }
+        .with_path(what)),
         (&Elem::Opaque { size, big_endian }, Some(dt)) => {
             if dt.can_use_memcpy() && dt.size() == size {
                 let swap = if big_endian && size > 1 {
@@ -207,19 +237,15 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
         .shape
         .dim_sizes()
         .iter()
+        // A TensorShape's dims are >= 0, and their product (the data
+        // length, checked) fits usize, so each does.
         .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
         .collect();
     match resolve(h, as_dtype, what)? {
         Elem::Pod { dtype, swap } => {
             if dtype == DataType::Bool {
-                if let Some(i) = data.iter().position(|&b| b > 1) {
-                    return Err(bad(
-                        what,
-                        format!(
-                            "bool element {i} is {}, not 0 or 1",
-                            data.get(i).unwrap_or(&0)
-                        ),
-                    ));
+                if let Some((i, b)) = data.iter().enumerate().find(|(_, &b)| b > 1) {
+                    return Err(bad(what, format!("bool element {i} is {b}, not 0 or 1")));
                 }
             }
             let data = if swap == 0 && !h.fortran_order {
@@ -244,11 +270,13 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
         Elem::Bytes(n) => {
             let mut out = strings_vec(h, n, what)?;
             if n > 0 {
-                for i in 0..out.capacity() {
-                    let start = i * n;
-                    let elem = data.get(start..start + n).unwrap_or_default();
+                // One element per `n` bytes: `data` holds exactly the
+                // element count's worth (checked against the header). It
+                // looped to the Vec's capacity, which `try_reserve_exact`
+                // does not promise to equal the count.
+                for (i, elem) in data.chunks_exact(n).enumerate() {
                     let len = elem.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
-                    out.push(data.slice(start..start + len));
+                    out.push(data.slice(i * n..i * n + len));
                 }
             }
             finish_strings(h, out, &dims)
@@ -277,6 +305,7 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
 /// refused when there are elements: their count would not be paid for by
 /// any bytes of the input.
 fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
+    // A count beyond usize cannot be allocated: `try_vec` refuses it.
     let n = usize::try_from(h.shape.num_elements()).unwrap_or(usize::MAX);
     if width == 0 && n > 0 {
         return Err(bad(
@@ -293,6 +322,7 @@ fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
 fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor> {
     let out = if h.fortran_order {
         FortranOrder::new(dims)
+            // FortranOrder yields each index below the element count once.
             .map(|i| out.get(i).cloned().unwrap_or_default())
             .collect()
     } else {
@@ -305,6 +335,7 @@ fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor>
 /// does. `Err` carries the offending code unit.
 fn decode_utf32(elem: &[u8], big_endian: bool) -> std::result::Result<Bytes, u32> {
     let units = elem.chunks_exact(4).map(|c| {
+        // chunks_exact(4): every chunk has 4 bytes.
         let b = [
             c.first().copied().unwrap_or(0),
             c.get(1).copied().unwrap_or(0),
@@ -393,6 +424,8 @@ impl Iterator for FortranOrder {
 fn fortran_to_c_bytes(src: &[u8], elem: usize, dims: &[usize]) -> Result<Vec<u8>> {
     let mut out = try_vec::<u8>(src.len())?;
     for i in FortranOrder::new(dims) {
+        // In bounds: `src` holds `elem` bytes per element of `dims`, and
+        // FortranOrder yields each element index once (asserted below).
         out.extend_from_slice(src.get(i * elem..(i + 1) * elem).unwrap_or_default());
     }
     debug_assert_eq!(out.len(), src.len());

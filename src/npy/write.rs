@@ -19,6 +19,7 @@ pub(crate) fn header_for(t: &Tensor) -> Result<Vec<u8>> {
                 "npy: string element {i} ends with a NUL byte, which NumPy's 'S' dtype drops on reading"
             )));
         }
+        // No strings: width 0 (descr_for widens it to 1).
         strings.iter().map(Bytes::len).max().unwrap_or(0)
     } else {
         0
@@ -45,10 +46,12 @@ pub(crate) fn write_to<W: Write>(w: &mut W, t: &Tensor, header: &[u8], what: &st
     w.write_all(header).map_err(io)?;
     if t.dtype() == DataType::String {
         let strings = t.as_slice::<Bytes>()?;
+        // No strings: width 1, as np.save writes `|S1` for an empty array.
         let width = strings.iter().map(Bytes::len).max().unwrap_or(0).max(1);
         let zeros = vec![0u8; width];
         for s in strings {
             w.write_all(s).map_err(io)?;
+            // In bounds: every string is at most `width` long.
             w.write_all(zeros.get(s.len()..).unwrap_or_default())
                 .map_err(io)?;
         }

@@ -84,7 +84,7 @@ impl TensorShape {
 
 impl Tensor {
     /// TF's `Tensor::FromProto`, with the default [`FromProtoOptions`]
-    /// (1 GiB of elements at most).
+    /// (2 GiB of elements at most).
     ///
     /// * Values come from `tensor_content` when it is non-empty, otherwise
     ///   from the dtype's typed field (`float_val`, `int_val`, ...). Fewer

@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FromProtoOptions {
-    /// Most bytes the decoded elements may occupy (default 1 GiB,
+    /// Most bytes the decoded elements may occupy (default 2 GiB, protobuf's own message limit,
     /// [`FromProtoOptions::DEFAULT_MAX_BYTES`]).
     pub max_bytes: u64,
     /// Most levels of tensors nested inside variants (default 64,
@@ -49,12 +49,12 @@ pub struct FromProtoOptions {
 }
 
 impl FromProtoOptions {
-    /// The default `max_bytes`: 1 GiB.
+    /// The default `max_bytes`: 2 GiB (protobuf messages stay under 2 GiB, so whatever tftensor writes, it reads).
     ///
     /// ```
-    /// assert_eq!(tftensor::FromProtoOptions::DEFAULT_MAX_BYTES, 1 << 30);
+    /// assert_eq!(tftensor::FromProtoOptions::DEFAULT_MAX_BYTES, 1 << 31);
     /// ```
-    pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+    pub const DEFAULT_MAX_BYTES: u64 = 1 << 31;
 
     /// The default `max_depth`: 64 levels of variant nesting.
     ///
@@ -89,11 +89,11 @@ impl FromProtoOptions {
 }
 
 impl Default for FromProtoOptions {
-    /// 1 GiB of elements, 64 levels of variant nesting.
+    /// 2 GiB of elements, 64 levels of variant nesting.
     ///
     /// ```
     /// let o = tftensor::FromProtoOptions::default();
-    /// assert_eq!((o.max_bytes, o.max_depth), (1 << 30, 64));
+    /// assert_eq!((o.max_bytes, o.max_depth), (1 << 31, 64));
     /// ```
     fn default() -> Self {
         FromProtoOptions {

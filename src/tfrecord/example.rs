@@ -51,10 +51,10 @@ fn into_tensors(example: Example) -> Result<BTreeMap<String, Tensor>> {
             Some(Kind::BytesList(l)) => list_tensor(l.value),
             Some(Kind::FloatList(l)) => list_tensor(l.value),
             Some(Kind::Int64List(l)) => list_tensor(l.value),
-            None => Err(Error::InvalidFormat {
-                format: "tf.train.Example",
-                message: format!("feature {name:?} has no value list set, so its dtype is unknown"),
-            }),
+            None => Err(Error::invalid_format(
+                "tf.train.Example",
+                format!("feature {name:?} has no value list set, so its dtype is unknown"),
+            )),
         }?;
         out.insert(name, tensor);
     }
@@ -190,11 +190,9 @@ pub fn read_examples(
                 message: format!("{}: record {index}: {m}", path.display()),
                 source,
             },
-            Error::InvalidFormat { format, message } => Error::InvalidFormat {
-                format,
-                message: format!("{}: record {index}: {message}", path.display()),
-            },
-            other => other,
+            other => other
+                .with_path(path.display())
+                .with_key(format!("record {index}")),
         })?;
         out.push(named);
     }

@@ -388,19 +388,13 @@ impl<R: Read> RecordReader<R> {
     }
 
     fn truncated(&self, what: &str) -> Error {
-        Error::DataLoss(format!(
-            "{}: truncated record at {}: {what}",
-            self.name,
-            self.context()
-        ))
+        Error::data_loss(format!("truncated record at {}: {what}", self.context()))
+            .with_path(&self.name)
     }
 
     fn corrupted(&self, what: &str) -> Error {
-        Error::DataLoss(format!(
-            "{}: corrupted record at {}: {what}",
-            self.name,
-            self.context()
-        ))
+        Error::data_loss(format!("corrupted record at {}: {what}", self.context()))
+            .with_path(&self.name)
     }
 
     /// A failed read: corrupt compressed data is data loss, anything else
@@ -414,12 +408,12 @@ impl<R: Read> RecordReader<R> {
                     | io::ErrorKind::UnexpectedEof
             );
         if decoding {
-            Error::DataLoss(format!(
-                "{}: corrupt {} stream in record at {}: {e}",
-                self.name,
+            Error::data_loss(format!(
+                "corrupt {} stream in record at {}: {e}",
                 self.compression.as_str(),
                 self.context()
             ))
+            .with_path(&self.name)
         } else {
             Error::io(
                 format_args!("{} (record {} at {})", self.name, self.index, self.offset),

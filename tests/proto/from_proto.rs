@@ -506,7 +506,7 @@ fn hostile_shapes_hit_the_byte_limit_before_allocating() {
         Tensor::from_proto(&p).unwrap_err(),
         Error::LimitExceeded {
             what: "decoded tensor bytes (FromProtoOptions::max_bytes)",
-            limit: 1 << 30,
+            limit: 1 << 31,
             requested: 1 << 42,
         }
     );

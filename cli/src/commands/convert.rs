@@ -2,12 +2,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
+use tftensor::io::{self, CopyEvent, CopyOptions, Format};
 
-use crate::adapters;
-use crate::format::{locate_output, Format};
 use crate::progress::Progress;
-use crate::source::{open, select, ReadOptions};
+use crate::source::{format_parser, located, open, ReadOptions};
 
 /// Convert between checkpoint, npz, safetensors, TFRecord, npy and
 /// TensorProto files.
@@ -29,7 +28,7 @@ pub struct ConvertArgs {
     /// Where to write.
     pub output: PathBuf,
     /// The output format, instead of the one OUT's name says.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub to: Option<Format>,
     /// Convert only these tensors (repeat the option for several).
     #[arg(long, value_name = "NAME")]
@@ -39,65 +38,58 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub skip_unsupported: bool,
     /// The input's format, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
     #[command(flatten)]
     pub read: ReadOptions,
 }
 
+/// The error's text with its outermost context last: `PATH: what; hint`.
+fn one_line_rev(err: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+    let hint = parts.remove(0);
+    format!("{}; {hint}", parts.join(": "))
+}
+
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let out = locate_output(&args.output, args.to)?;
+    let out = io::output_format(&args.output, args.to)
+        .map_err(|e| located(&args.output, e).context("pass --to to name it"))
+        .map_err(|e| anyhow::anyhow!("{}", one_line_rev(&e)))?;
     let mut input = open(&args.input, args.format, &args.read)?;
-    let entries = input.source.entries().to_vec();
-    let mut picked = Vec::new();
-    for i in select(&args.input, &entries, &args.only)? {
-        let Some(e) = entries.get(i) else {
-            continue;
-        };
-        if out.format.can_hold(e.dtype) {
-            picked.push(i);
-        } else if args.skip_unsupported {
-            eprintln!(
-                "tftensor: skipping '{}': {} cannot hold dtype {}",
-                e.name,
-                out.format.name(),
-                e.dtype.name()
-            );
-        } else {
-            bail!(
-                "{}: tensor '{}' has dtype {}, which {} cannot hold \
-                 (--skip-unsupported leaves it out)",
-                args.input.display(),
-                e.name,
-                e.dtype.name(),
-                out.format.name()
-            );
+    let sink = io::create_located(&out).map_err(|e| located(&args.output, e))?;
+    let mut progress: Option<Progress> = None;
+    let mut on = |event: &CopyEvent<'_>| match *event {
+        CopyEvent::Start { total_bytes } => {
+            progress = Some(Progress::new("converting", total_bytes));
         }
-    }
-    if out.format.holds_one_tensor() && picked.len() != 1 {
-        bail!(
-            "{}: a {} file holds one tensor, and {} are selected (pick one with --only)",
-            args.output.display(),
-            out.format.name(),
-            picked.len()
-        );
-    }
-    let total = picked
-        .iter()
-        .filter_map(|&i| entries.get(i)?.pod_bytes())
-        .sum();
-    let mut sink = adapters::create(&out)?;
-    let mut progress = Progress::new("converting", total);
-    for i in picked {
-        let Some(e) = entries.get(i) else {
-            continue;
+        CopyEvent::Skipped { name, dtype } => eprintln!(
+            "tftensor: skipping '{name}': {} cannot hold dtype {}",
+            out.format,
+            dtype.name()
+        ),
+        CopyEvent::Copied { done_bytes, .. } => {
+            if let Some(p) = progress.as_mut() {
+                p.set(done_bytes);
+            }
+        }
+        _ => {}
+    };
+    let options = CopyOptions::default()
+        .only(args.only.iter().cloned())
+        .skip_unsupported(args.skip_unsupported)
+        .progress(&mut on);
+    io::copy(input.as_mut(), sink, options).map_err(|e| {
+        let (path, hint) = match &e {
+            tftensor::Error::UnsupportedDataType { .. } => {
+                (&args.input, " (--skip-unsupported leaves it out)")
+            }
+            tftensor::Error::InvalidArgument(_) if out.format.holds_one_tensor() => {
+                (&args.output, " (pick one with --only)")
+            }
+            _ => (&args.input, ""),
         };
-        progress.advance(0);
-        let tensor = input.source.read(i)?;
-        sink.add(&e.name, &tensor)?;
-        progress.advance(e.pod_bytes().unwrap_or(0));
-    }
-    sink.finish()?;
+        anyhow::anyhow!("{}{hint}", crate::error::one_line(&located(path, e)))
+    })?;
     Ok(())
 }

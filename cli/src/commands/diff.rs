@@ -9,11 +9,12 @@ use tftensor::bytes::Bytes;
 use tftensor::num_complex::Complex;
 use tftensor::{DataType, Tensor, TensorShape};
 
+use tftensor::io::{Entry, Format};
+
 use crate::error::at_tensor;
-use crate::format::Format;
 use crate::numeric::{with_real_slice, AsNum, Num, Shown};
 use crate::progress::Progress;
-use crate::source::{open, Entry, ReadOptions};
+use crate::source::{format_parser, open, ReadOptions};
 
 /// Compare the tensors of two files by name.
 ///
@@ -38,10 +39,10 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 0.0)]
     pub atol: f64,
     /// The format of A, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format_a: Option<Format>,
     /// The format of B, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format_b: Option<Format>,
     #[command(flatten)]
     pub read: ReadOptions,
@@ -66,10 +67,16 @@ pub fn run(args: &DiffArgs) -> Result<bool> {
     };
     let mut a = open(&args.a, args.format_a, &args.read)?;
     let mut b = open(&args.b, args.format_b, &args.read)?;
-    let ea = a.source.entries().to_vec();
-    let eb = b.source.entries().to_vec();
+    let ea = a.entries().to_vec();
+    let mut eb = b.entries().to_vec();
+    // Two single-tensor files (each named after its file) compare as such.
+    if a.format().holds_one_tensor() && b.format().holds_one_tensor() {
+        if let (Some(x), Some(y)) = (ea.first(), eb.first_mut()) {
+            y.name.clone_from(&x.name);
+        }
+    }
     let find = |entries: &[Entry], name: &str| entries.iter().position(|e| e.name == name);
-    let total: u64 = ea.iter().filter_map(|e| e.pod_bytes()).sum();
+    let total: u64 = ea.iter().filter_map(|e| e.byte_len).sum();
     let mut progress = Progress::new("comparing", total);
     let mut out = super::stdout();
     let (mut differ, mut compared) = (0usize, 0usize);
@@ -93,11 +100,11 @@ pub fn run(args: &DiffArgs) -> Result<bool> {
                 y.shape.debug_string()
             ))
         } else {
-            let ta = a.source.read(i)?;
-            let tb = b.source.read(j)?;
+            let ta = a.read(i).map_err(|e| at_tensor(&args.a, &x.name, e))?;
+            let tb = b.read(j).map_err(|e| at_tensor(&args.b, &y.name, e))?;
             compare(&ta, &tb, tol).map_err(|e| at_tensor(&args.b, &x.name, e))?
         };
-        progress.advance(x.pod_bytes().unwrap_or(0));
+        progress.advance(x.byte_len.unwrap_or(0));
         if let Some(what) = found {
             writeln!(out, "{}: {what}", x.name)?;
             differ += 1;

@@ -9,11 +9,12 @@ use serde_json::Value;
 use tftensor::bytes::Bytes;
 use tftensor::{DataType, Tensor};
 
+use tftensor::io::Format;
+
 use crate::error::at_tensor;
-use crate::format::Format;
 use crate::numeric::{has_stats, stats, Num, Shown, Stats};
 use crate::progress::Progress;
-use crate::source::{open, ReadOptions};
+use crate::source::{format_parser, open, ReadOptions};
 
 /// List every tensor: name, dtype (TF's name), shape and bytes.
 #[derive(clap::Args, Debug)]
@@ -22,8 +23,10 @@ use crate::source::{open, ReadOptions};
     tftensor inspect saved_model_dir --stats\n  \
     tftensor inspect weights.safetensors --json | jq '.tensors[].name'")]
 pub struct InspectArgs {
-    /// The file, directory or checkpoint prefix to read.
-    pub path: PathBuf,
+    /// The files, directories or checkpoint prefixes to read (several,
+    /// or a quoted glob such as 'shards/*.npy').
+    #[arg(required = true, num_args = 1..)]
+    pub paths: Vec<PathBuf>,
     /// Also read the values: min, max and mean of the finite values, and
     /// the NaN and Inf counts, for numeric tensors; string tensors' sizes.
     #[arg(long)]
@@ -32,7 +35,7 @@ pub struct InspectArgs {
     #[arg(long)]
     pub json: bool,
     /// The input's format, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
     #[command(flatten)]
     pub read: ReadOptions,
@@ -67,16 +70,88 @@ struct Row {
 struct Listing<'a> {
     path: String,
     format: &'a str,
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    metadata: std::collections::BTreeMap<String, String>,
     tensors: &'a [Row],
     count: usize,
     total_bytes: u64,
 }
 
-/// Runs `inspect`.
+/// Runs `inspect` on each path in turn.
 pub fn run(args: &InspectArgs) -> Result<()> {
-    let mut input = open(&args.path, args.format, &args.read)?;
-    let entries = input.source.entries().to_vec();
-    let total: u64 = entries.iter().filter_map(|e| e.pod_bytes()).sum();
+    let paths = expand(&args.paths)?;
+    for (k, path) in paths.iter().enumerate() {
+        if k > 0 && !args.json {
+            writeln!(super::stdout())?;
+        }
+        inspect_one(args, path)?;
+    }
+    Ok(())
+}
+
+/// The paths, with quoted globs (`*`, `?` in the file name) expanded in
+/// name order; a glob that matches nothing is an error.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        match name {
+            Some(pat) if !p.exists() && (pat.contains('*') || pat.contains('?')) => {
+                let dir = match p.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+                    .filter_map(|item| item.ok())
+                    .filter(|item| glob_match(&pat, &item.file_name().to_string_lossy()))
+                    .map(|item| dir.join(item.file_name()))
+                    .collect();
+                if found.is_empty() {
+                    anyhow::bail!("{}: no file matches", p.display());
+                }
+                found.sort();
+                out.extend(found);
+            }
+            _ => out.push(p.clone()),
+        }
+    }
+    Ok(out)
+}
+
+/// Shell-style matching of `*` and `?` (no brackets).
+fn glob_match(pat: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pat.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some(pi);
+                mark = ni;
+                pi += 1;
+            }
+            Some(&c) if c == '?' || Some(&c) == n.get(ni) => {
+                pi += 1;
+                ni += 1;
+            }
+            _ => match star {
+                Some(s) => {
+                    pi = s + 1;
+                    mark += 1;
+                    ni = mark;
+                }
+                None => return false,
+            },
+        }
+    }
+    p.get(pi..)
+        .is_some_and(|rest| rest.iter().all(|&c| c == '*'))
+}
+
+fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
+    let mut input = open(path, args.format, &args.read)?;
+    let entries = input.entries().to_vec();
+    let total: u64 = entries.iter().filter_map(|e| e.byte_len).sum();
     let mut progress = Progress::new("reading", if args.stats { total } else { 0 });
     let mut rows = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
@@ -86,33 +161,34 @@ pub fn run(args: &InspectArgs) -> Result<()> {
         let needs_read = wants_stats || (args.stats && e.dtype == DataType::String);
         progress.advance(0);
         let tensor = if needs_read {
-            Some(input.source.read(i)?)
+            Some(input.read(i).map_err(|err| at_tensor(path, &e.name, err))?)
         } else {
             None
         };
         let bytes = match &tensor {
             Some(t) if e.dtype == DataType::String => {
-                Some(string_bytes(t).map_err(|err| at_tensor(&input.located.path, &e.name, err))?)
+                Some(string_bytes(t).map_err(|err| at_tensor(path, &e.name, err))?)
             }
-            _ => e.pod_bytes(),
+            _ => e.byte_len,
         };
         let st = match &tensor {
-            Some(t) if wants_stats => {
-                stats(t).map_err(|err| at_tensor(&input.located.path, &e.name, err))?
-            }
+            Some(t) if wants_stats => stats(t).map_err(|err| at_tensor(path, &e.name, err))?,
             _ => None,
         };
         if args.stats {
-            progress.advance(e.pod_bytes().unwrap_or(0));
+            progress.advance(e.byte_len.unwrap_or(0));
         }
         rows.push(row(&e.name, e.dtype, &e.shape, bytes, st));
     }
     drop(progress);
+    let metadata: std::collections::BTreeMap<String, String> =
+        input.metadata().into_iter().collect();
     let mut out = super::stdout();
     if args.json {
         let listing = Listing {
-            path: args.path.display().to_string(),
-            format: input.located.format.name(),
+            path: path.display().to_string(),
+            format: input.format().name(),
+            metadata,
             tensors: &rows,
             count: rows.len(),
             total_bytes: rows.iter().filter_map(|r| r.bytes).sum(),
@@ -120,6 +196,10 @@ pub fn run(args: &InspectArgs) -> Result<()> {
         serde_json::to_writer_pretty(&mut out, &listing)?;
         writeln!(out)?;
     } else {
+        writeln!(out, "{}: {}", path.display(), input.format())?;
+        for (k, v) in &metadata {
+            writeln!(out, "metadata {k}: {v}")?;
+        }
         print_table(&mut out, &rows, args.stats)?;
     }
     out.flush()?;
@@ -267,4 +347,17 @@ fn human(bytes: u64) -> String {
         unit = u;
     }
     format!("{value:.1} {unit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("*.npy", "a.npy"));
+        assert!(glob_match("s?_*", "s1_x"));
+        assert!(!glob_match("*.npy", "a.npz"));
+        assert!(glob_match("*", ""));
+    }
 }

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::format::Format;
-use crate::source::{open, select, ReadOptions};
+use tftensor::io::{select, Format};
+
+use crate::error::at_tensor;
+use crate::source::{format_parser, located, open, ReadOptions};
 
 /// Print tensors exactly as TensorFlow prints them (`SummarizeValue`).
 ///
@@ -32,7 +34,7 @@ pub struct ShowArgs {
     #[arg(long)]
     pub v1: bool,
     /// The input's format, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
     #[command(flatten)]
     pub read: ReadOptions,
@@ -41,14 +43,16 @@ pub struct ShowArgs {
 /// Runs `show`.
 pub fn run(args: &ShowArgs) -> Result<()> {
     let mut input = open(&args.path, args.format, &args.read)?;
-    let entries = input.source.entries().to_vec();
-    let picked = select(&args.path, &entries, &args.names)?;
+    let entries = input.entries().to_vec();
+    let picked = select(input.as_ref(), &args.names).map_err(|e| located(&args.path, e))?;
     let mut out = super::stdout();
     for (k, &i) in picked.iter().enumerate() {
         let Some(entry) = entries.get(i) else {
             continue;
         };
-        let tensor = input.source.read(i)?;
+        let tensor = input
+            .read(i)
+            .map_err(|e| at_tensor(&args.path, &entry.name, e))?;
         if k > 0 {
             writeln!(out)?;
         }

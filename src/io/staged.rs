@@ -7,10 +7,18 @@
 use std::fs::{self, File, Permissions};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
 use tempfile::{Builder, NamedTempFile, TempDir};
 
-use crate::error::at;
+use crate::error::{Error, Result};
+
+/// An error about the destination `dest`.
+fn at(dest: &Path, e: impl Into<crate::IoSource>) -> Error {
+    Error::io(dest.display(), e)
+}
+
+fn other(msg: String) -> std::io::Error {
+    std::io::Error::other(msg)
+}
 
 const SUFFIX: &str = ".tftensor-tmp";
 
@@ -18,7 +26,7 @@ const SUFFIX: &str = ".tftensor-tmp";
 fn parent_and_prefix(dest: &Path) -> Result<(PathBuf, String)> {
     let name = dest
         .file_name()
-        .ok_or_else(|| at(dest, "not a file name"))?
+        .ok_or_else(|| at(dest, other("not a file name".into())))?
         .to_string_lossy()
         .into_owned();
     let parent = match dest.parent() {
@@ -28,7 +36,10 @@ fn parent_and_prefix(dest: &Path) -> Result<(PathBuf, String)> {
     if !parent.is_dir() {
         return Err(at(
             dest,
-            format!("directory {} does not exist", parent.display()),
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("directory {} does not exist", parent.display()),
+            ),
         ));
     }
     Ok((parent, format!(".{name}.")))
@@ -60,7 +71,7 @@ fn builder<'a>(prefix: &'a str, dir: bool) -> Builder<'a, 'static> {
 }
 
 /// A file being written under a temporary name.
-pub struct StagedFile {
+pub(crate) struct StagedFile {
     tmp: NamedTempFile,
     dest: PathBuf,
     /// The mode it was created with, restored before the rename in case a
@@ -71,14 +82,14 @@ pub struct StagedFile {
 
 impl StagedFile {
     /// Starts a temporary file beside `dest`.
-    pub fn new(dest: &Path) -> Result<StagedFile> {
+    pub(crate) fn new(dest: &Path) -> Result<StagedFile> {
         let (parent, prefix) = parent_and_prefix(dest)?;
         if dest.is_dir() {
-            return Err(at(dest, "is a directory"));
+            return Err(at(dest, other("is a directory".into())));
         }
         let tmp = builder(&prefix, false)
             .tempfile_in(&parent)
-            .map_err(|e| at(dest, format!("cannot create a temporary file: {e}")))?;
+            .map_err(|e| at(dest, e))?;
         let mode = tmp
             .as_file()
             .metadata()
@@ -92,37 +103,34 @@ impl StagedFile {
     }
 
     /// The temporary file's path, for writers that open paths.
-    pub fn path(&self) -> &Path {
+    #[cfg_attr(not(feature = "safetensors"), allow(dead_code))] // the safetensors sink writes by path
+    pub(crate) fn path(&self) -> &Path {
         self.tmp.path()
     }
 
     /// The temporary file, open for writing.
-    pub fn file(&mut self) -> &mut File {
+    pub(crate) fn file(&mut self) -> &mut File {
         self.tmp.as_file_mut()
     }
 
     /// The final name.
-    pub fn dest(&self) -> &Path {
+    pub(crate) fn dest(&self) -> &Path {
         &self.dest
     }
 
-    /// Renames the complete file to its final name (replacing a file
-    /// there).
-    pub fn commit(self) -> Result<()> {
+    /// Flushes the complete file to disk and renames it to its final name
+    /// (replacing a file there).
+    pub(crate) fn commit(self) -> Result<()> {
         let dest = self.dest;
         fs::set_permissions(self.tmp.path(), self.mode).map_err(|e| at(&dest, e))?;
-        self.tmp.persist(&dest).map_err(|e| {
-            at(
-                &dest,
-                format!("cannot rename the finished file: {}", e.error),
-            )
-        })?;
+        self.tmp.as_file().sync_all().map_err(|e| at(&dest, e))?;
+        self.tmp.persist(&dest).map_err(|e| at(&dest, e.error))?;
         Ok(())
     }
 }
 
 /// A directory being filled under a temporary name.
-pub struct StagedDir {
+pub(crate) struct StagedDir {
     tmp: TempDir,
     dest: PathBuf,
 }
@@ -130,7 +138,7 @@ pub struct StagedDir {
 impl StagedDir {
     /// Starts a temporary directory beside `dest`, which must not exist or
     /// be an empty directory.
-    pub fn new(dest: &Path) -> Result<StagedDir> {
+    pub(crate) fn new(dest: &Path) -> Result<StagedDir> {
         let (parent, prefix) = parent_and_prefix(dest)?;
         if let Ok(meta) = fs::symlink_metadata(dest) {
             let empty_dir =
@@ -138,13 +146,16 @@ impl StagedDir {
             if !empty_dir {
                 return Err(at(
                     dest,
-                    "exists (the output directory must be new or empty)",
+                    std::io::Error::new(
+                        std::io::ErrorKind::AlreadyExists,
+                        "exists (the output directory must be new or empty)",
+                    ),
                 ));
             }
         }
         let tmp = builder(&prefix, true)
             .tempdir_in(&parent)
-            .map_err(|e| at(dest, format!("cannot create a temporary directory: {e}")))?;
+            .map_err(|e| at(dest, e))?;
         Ok(StagedDir {
             tmp,
             dest: dest.to_path_buf(),
@@ -152,20 +163,17 @@ impl StagedDir {
     }
 
     /// The temporary directory.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.tmp.path()
     }
 
     /// Renames the complete directory to its final name.
-    pub fn commit(self) -> Result<()> {
+    pub(crate) fn commit(self) -> Result<()> {
         let tmp = self.tmp.keep();
         if let Err(e) = fs::rename(&tmp, &self.dest) {
             // Best effort: the error below is what matters.
             let _ = fs::remove_dir_all(&tmp);
-            return Err(at(
-                &self.dest,
-                format!("cannot rename the finished directory: {e}"),
-            ));
+            return Err(at(&self.dest, e));
         }
         Ok(())
     }

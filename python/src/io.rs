@@ -1,0 +1,245 @@
+//! `tftensor.open`, `tftensor.load` and `tftensor.save`: the library's
+//! `tftensor::io` layer for Python, with no format knowledge of its own.
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use tft::io::{self, Format, OpenOptions, TensorSource};
+use tft::Tensor;
+
+use crate::errors::to_py;
+use crate::PyTensor;
+
+/// A format from its name (`"npz"`, `"safetensors"`, `"checkpoint"`, ...).
+pub(crate) fn parse_format(name: &str) -> PyResult<Format> {
+    Format::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Format::all().map(Format::name).collect();
+        PyValueError::new_err(format!(
+            "unknown format {name:?}; one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A dtype from its TensorFlow name (`"bfloat16"`, `"float8_e4m3fn"`, ...).
+pub(crate) fn parse_dtype(name: &str) -> PyResult<tft::DataType> {
+    name.parse()
+        .map_err(|_| PyValueError::new_err(format!("unknown dtype {name:?}")))
+}
+
+fn open_source(
+    path: &str,
+    format: Option<&str>,
+    npy_dtype: Option<&str>,
+    mmap: bool,
+) -> PyResult<Box<dyn TensorSource>> {
+    let mut opts = OpenOptions::default();
+    if let Some(name) = npy_dtype {
+        opts = opts.with_npy_dtype(parse_dtype(name)?);
+    }
+    if mmap {
+        // SAFETY: `mmap=True` is the caller's promise, documented on
+        // `open`, that the file is not changed while tensors from it live.
+        opts = unsafe { opts.with_mmap() };
+    }
+    let format = format.map(parse_format).transpose()?;
+    let source = io::open_as(path, format, &opts).map_err(to_py)?;
+    Ok(source)
+}
+
+/// A tensor from a `tftensor.Tensor` (shared, no copy) or any DLPack producer.
+pub(crate) fn as_tensor(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    if let Ok(t) = obj.extract::<PyRef<'_, PyTensor>>() {
+        return Ok(t.inner.clone());
+    }
+    Ok(crate::from_dlpack(py, obj)?.inner)
+}
+
+/// `(name, tensor)` pairs from a mapping (in its iteration order).
+pub(crate) fn named_tensors(
+    py: Python<'_>,
+    tensors: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(String, Tensor)>> {
+    let mut out = Vec::new();
+    for item in tensors.call_method0("items")?.try_iter()? {
+        let (name, value): (String, Bound<'_, PyAny>) = item?.extract()?;
+        out.push((name, as_tensor(py, &value)?));
+    }
+    Ok(out)
+}
+
+/// A tensor file opened lazily: a read-only mapping name -> Tensor. Names,
+/// dtypes and shapes come from the file's headers; a tensor is read when
+/// it is looked up.
+#[pyclass(name = "Source", module = "tftensor")]
+pub struct PySource {
+    inner: std::sync::Mutex<Box<dyn TensorSource>>,
+    names: Vec<String>,
+}
+
+impl PySource {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn TensorSource>>> {
+        self.inner
+            .lock()
+            .map_err(|_| PyValueError::new_err("the source was poisoned by a panic"))
+    }
+}
+
+#[pymethods]
+impl PySource {
+    /// The names, in the file's order.
+    fn keys(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.names.len()
+    }
+
+    fn __contains__(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(PyList::new(py, &self.names)?
+            .as_any()
+            .try_iter()?
+            .into_any())
+    }
+
+    /// Reads the tensor `name`.
+    fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<PyTensor> {
+        let Some(index) = self.names.iter().position(|n| n == name) else {
+            return Err(PyKeyError::new_err(name.to_string()));
+        };
+        let tensor = py.detach(|| -> PyResult<tft::Tensor> {
+            let mut source = self.lock()?;
+            source.read(index).map_err(to_py)
+        })?;
+        Ok(tensor.into())
+    }
+
+    /// `[(name, dtype, shape, nbytes), ...]` from the headers; `nbytes` is
+    /// None where dtype and shape do not say it (strings).
+    fn entries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let source = self.lock()?;
+        let list = PyList::empty(py);
+        for e in source.entries() {
+            let shape = PyTuple::new(py, e.shape.dim_sizes())?;
+            list.append((
+                e.name.clone(),
+                e.dtype.name().into_owned(),
+                shape,
+                e.byte_len,
+            ))?;
+        }
+        Ok(list)
+    }
+
+    /// What the format knows beyond the tensors (safetensors'
+    /// `__metadata__`, ...), as a dict.
+    #[getter]
+    fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (k, v) in self.lock()?.metadata() {
+            dict.set_item(k, v)?;
+        }
+        Ok(dict)
+    }
+
+    /// The detected format's name.
+    #[getter]
+    fn format(&self) -> PyResult<&'static str> {
+        Ok(self.lock()?.format().name())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let source = self.lock()?;
+        Ok(format!(
+            "<tftensor.Source {} ({}, {} tensors)>",
+            source.path().display(),
+            source.format(),
+            self.names.len()
+        ))
+    }
+}
+
+/// Opens a tensor file, directory or checkpoint: the format is detected
+/// unless `format` names it. `npy_dtype` says what NumPy's opaque `V`
+/// arrays hold (ml_dtypes' bfloat16, float8, int4); `mmap=True` maps
+/// checkpoints and safetensors files, which must then not change.
+#[pyfunction]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+pub(crate) fn open(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    format: Option<&str>,
+    npy_dtype: Option<&str>,
+    mmap: bool,
+) -> PyResult<PySource> {
+    let path = path.to_string_lossy().into_owned();
+    let source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let names = source.entries().iter().map(|e| e.name.clone()).collect();
+    Ok(PySource {
+        inner: std::sync::Mutex::new(source),
+        names,
+    })
+}
+
+/// Reads every tensor of a file into a dict name -> Tensor (in the file's
+/// order); arguments as `open`.
+#[pyfunction]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+pub(crate) fn load<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    format: Option<&str>,
+    npy_dtype: Option<&str>,
+    mmap: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let path = path.to_string_lossy().into_owned();
+    let mut source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let dict = PyDict::new(py);
+    for i in 0..source.entries().len() {
+        let name = source.entries().get(i).map(|e| e.name.clone());
+        let tensor = py.detach(|| source.read(i)).map_err(to_py)?;
+        dict.set_item(name, PyTensor::from(tensor))?;
+    }
+    Ok(dict)
+}
+
+/// Writes a dict name -> tensor (or any DLPack array) to `path`, in
+/// `format` or the one the name says (`.safetensors`, `.npz`, `.npy`,
+/// `.pb`, `.tfrecord[.gz]`, a trailing `/`, a checkpoint prefix). The file
+/// appears only once complete.
+#[pyfunction]
+#[pyo3(signature = (path, tensors, format = None))]
+pub(crate) fn save(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    tensors: &Bound<'_, PyAny>,
+    format: Option<&str>,
+) -> PyResult<()> {
+    let named = named_tensors(py, tensors)?;
+    let format = format.map(parse_format).transpose()?;
+    py.detach(|| {
+        let mut sink = match format {
+            Some(f) => io::create(&path, f),
+            None => io::create_as(&path),
+        }?;
+        for (name, tensor) in &named {
+            sink.add(name, tensor)?;
+        }
+        sink.finish()
+    })
+    .map_err(to_py)
+}
+
+/// Adds `open`, `load`, `save` and the `Source` class to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySource>()?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(save, m)?)?;
+    Ok(())
+}

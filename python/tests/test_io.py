@@ -1,0 +1,92 @@
+"""tftensor.open / load / save over the library's io layer, and NumPy's view
+of a Tensor (np.asarray, numpy(), tolist())."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tftensor
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+
+
+def test_open_is_lazy_and_lists_from_headers():
+    src = tftensor.open(DATA / "checkpoints" / "tf2_keras")
+    assert src.format == "checkpoint"
+    assert "step/.ATTRIBUTES/VARIABLE_VALUE" in src
+    entries = {name: (dtype, shape, nbytes) for name, dtype, shape, nbytes in src.entries()}
+    assert entries["step/.ATTRIBUTES/VARIABLE_VALUE"] == ("int64", (), 8)
+    assert entries["_CHECKPOINTABLE_OBJECT_GRAPH"][2] is None  # a string: size unknown
+    assert np.asarray(src["step/.ATTRIBUTES/VARIABLE_VALUE"]).item() == 7
+    with pytest.raises(KeyError):
+        src["nope"]
+    assert list(src) == src.keys() and len(src) == len(src.keys())
+
+
+def test_load_and_save_round_trip_every_format(tmp_path):
+    t = {"w": np.arange(6, dtype=np.float32).reshape(2, 3)}
+    for name in ["a.npz", "a.safetensors", "ckpt/model", "a.npy", "a.pb", "a.tfrecord"]:
+        path = tmp_path / name
+        path.parent.mkdir(exist_ok=True)
+        tftensor.save(path, t)
+        back = tftensor.load(path)
+        assert len(back) == 1, name
+        (value,) = back.values()
+        assert np.array_equal(np.asarray(value), t["w"]), name
+
+
+def test_save_format_overrides_the_name(tmp_path):
+    p = tmp_path / "weights.bin"
+    tftensor.save(p, {"x": np.ones(3, np.int64)}, format="safetensors")
+    assert tftensor.open(p).format == "safetensors"
+    with pytest.raises(ValueError, match="unknown format"):
+        tftensor.save(p, {}, format="xls")
+
+
+def test_safetensors_metadata_is_exposed(tmp_path):
+    p = tmp_path / "m.safetensors"
+    pytest.importorskip("safetensors")
+    from safetensors.numpy import save_file
+
+    save_file({"x": np.zeros(2, np.float32)}, str(p), metadata={"format": "np"})
+    assert tftensor.open(p).metadata == {"format": "np"}
+
+
+def test_opaque_npy_members_name_the_python_option():
+    with pytest.raises(ValueError, match="npy_dtype="):
+        tftensor.open(DATA / "npy" / "arrays.npz")
+    src = tftensor.open(DATA / "npy" / "arrays.npz", npy_dtype="bfloat16")
+    assert dict((n, d) for n, d, _, _ in src.entries())["bf"] == "bfloat16"
+
+
+def test_gzip_tfrecords_need_no_compression_argument():
+    # It used to report a checksum error without compression="GZIP".
+    plain = tftensor.read_tensors(str(DATA / "tfrecord" / "tensors.tfrecord"))
+    gz = tftensor.read_tensors(str(DATA / "tfrecord" / "tensors.gzip.tfrecord"))
+    assert len(gz) == len(plain) and all(a == b for a, b in zip(gz, plain))
+
+
+def test_asarray_is_the_values_zero_copy_and_read_only():
+    t = tftensor.from_dlpack(np.arange(4, dtype=np.int32))
+    a = np.asarray(t)
+    assert a.dtype == np.int32 and a.tolist() == [0, 1, 2, 3]
+    assert a.ctypes.data == t.data_ptr
+    assert not a.flags.writeable
+    b = np.asarray(t, dtype=np.float64)
+    assert b.dtype == np.float64 and b.tolist() == [0.0, 1.0, 2.0, 3.0]
+    c = np.array(t, copy=True)
+    assert c.ctypes.data != t.data_ptr and c.flags.writeable
+    with pytest.raises(ValueError):
+        np.asarray(t, dtype=np.float64, copy=False)
+    assert t.numpy().tolist() == t.tolist() == [0, 1, 2, 3]
+
+
+def test_strings_become_bytes():
+    src = tftensor.open(DATA / "tfrecord" / "examples.tfrecord")
+    name = src["0/name"]
+    assert name.tolist() == [b"cat"]
+    arr = name.numpy()
+    assert arr.dtype == object and arr.shape == (1,) and arr[0] == b"cat"
+    with pytest.raises(ValueError):
+        np.asarray(name, copy=False)

@@ -1,0 +1,202 @@
+//! [`copy`]: every (or some) tensor of a source into a sink, with progress
+//! reported in bytes.
+
+use super::sink::TensorSink;
+use super::source::TensorSource;
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+
+/// What [`copy`] reports as it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CopyEvent<'a> {
+    /// Before the first tensor: the bytes to copy (tensors whose size is
+    /// known from dtype and shape).
+    Start {
+        /// The total.
+        total_bytes: u64,
+    },
+    /// A tensor left out because the output cannot hold its dtype.
+    Skipped {
+        /// The tensor.
+        name: &'a str,
+        /// Its dtype.
+        dtype: DataType,
+    },
+    /// A tensor was written.
+    Copied {
+        /// The tensor.
+        name: &'a str,
+        /// Bytes copied so far.
+        done_bytes: u64,
+    },
+}
+
+/// How [`copy`] selects tensors and reports progress.
+///
+/// ```
+/// let mut seen = 0;
+/// let mut on = |_: &tftensor::io::CopyEvent<'_>| seen += 1;
+/// let opts = tftensor::io::CopyOptions::default().only(["a"]).progress(&mut on);
+/// assert_eq!(opts.only, ["a"]);
+/// ```
+#[derive(Default)]
+#[non_exhaustive]
+pub struct CopyOptions<'a> {
+    /// Copy only these tensors, in this order (all when empty). Each must
+    /// exist.
+    pub only: Vec<String>,
+    /// Leave out tensors the output cannot hold (reported as
+    /// [`CopyEvent::Skipped`]) instead of failing.
+    pub skip_unsupported: bool,
+    /// Called with each [`CopyEvent`].
+    pub progress: Option<&'a mut dyn FnMut(&CopyEvent<'_>)>,
+}
+
+impl<'a> CopyOptions<'a> {
+    /// Selects tensors by name.
+    pub fn only<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
+        self.only = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Skips tensors the output cannot hold.
+    pub fn skip_unsupported(mut self, skip: bool) -> Self {
+        self.skip_unsupported = skip;
+        self
+    }
+
+    /// Reports progress to `on`.
+    pub fn progress(mut self, on: &'a mut dyn FnMut(&CopyEvent<'_>)) -> Self {
+        self.progress = Some(on);
+        self
+    }
+}
+
+/// What [`copy`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CopyReport {
+    /// Tensors written.
+    pub copied: usize,
+    /// Tensors left out, by name.
+    pub skipped: Vec<String>,
+    /// Element bytes written (tensors of known size).
+    pub bytes: u64,
+}
+
+/// The indices of `names` in `source`'s entries, in the order given; none
+/// selects everything.
+///
+/// # Errors
+/// [`Error::NotFound`] for a name the source lacks.
+///
+/// ```
+/// let src = tftensor::io::open("tests/data/checkpoints/tf2_keras")?;
+/// assert!(tftensor::io::select(src.as_ref(), &["nope".to_string()]).is_err());
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn select(source: &dyn TensorSource, names: &[String]) -> Result<Vec<usize>> {
+    let entries = source.entries();
+    if names.is_empty() {
+        return Ok((0..entries.len()).collect());
+    }
+    names
+        .iter()
+        .map(|name| {
+            entries.iter().position(|e| e.name == *name).ok_or_else(|| {
+                Error::not_found(format!("no tensor named '{name}'"))
+                    .with_path(source.path().display())
+            })
+        })
+        .collect()
+}
+
+/// Copies tensors from `source` into `sink` and finishes it. Tensors the
+/// sink's format cannot hold fail the copy (naming the tensor), or are
+/// skipped with [`CopyOptions::skip_unsupported`]. A format that holds one
+/// tensor needs exactly one selected.
+///
+/// # Errors
+/// The source's and sink's errors; [`Error::UnsupportedDataType`] for a
+/// dtype the output cannot hold; [`Error::InvalidArgument`] for a
+/// one-tensor output given several.
+///
+/// ```
+/// use tftensor::io::{copy, create, open, CopyOptions, Format, TensorSource};
+/// let out = std::env::temp_dir().join(format!("copy-doc-{}.safetensors", std::process::id()));
+/// let mut src = open("tests/data/checkpoints/tf2_keras")?;
+/// let sink = create(&out, Format::Safetensors)?;
+/// let report = copy(src.as_mut(), sink, CopyOptions::default().skip_unsupported(true))?;
+/// assert_eq!(report.skipped, ["_CHECKPOINTABLE_OBJECT_GRAPH"]);
+/// assert_eq!(open(&out)?.entries().len(), report.copied);
+/// # std::fs::remove_file(&out).ok();
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn copy(
+    source: &mut dyn TensorSource,
+    mut sink: Box<dyn TensorSink>,
+    mut options: CopyOptions<'_>,
+) -> Result<CopyReport> {
+    let to = sink.format();
+    let mut report = CopyReport::default();
+    let mut picked = Vec::new();
+    for i in select(source, &options.only)? {
+        let Some(e) = source.entries().get(i) else {
+            continue;
+        };
+        if to.can_hold(e.dtype) {
+            picked.push(i);
+        } else if options.skip_unsupported {
+            if let Some(on) = options.progress.as_mut() {
+                on(&CopyEvent::Skipped {
+                    name: &e.name,
+                    dtype: e.dtype,
+                });
+            }
+            report.skipped.push(e.name.clone());
+        } else {
+            return Err(Error::UnsupportedDataType {
+                dtype: Some(e.dtype),
+                message: format!(
+                    "{}: tensor '{}' has dtype {}, which {to} cannot hold",
+                    source.path().display(),
+                    e.name,
+                    e.dtype.name()
+                ),
+            });
+        }
+    }
+    if to.holds_one_tensor() && picked.len() != 1 {
+        return Err(Error::InvalidArgument(format!(
+            "a {to} file holds one tensor, and {} are selected",
+            picked.len()
+        )));
+    }
+    let total_bytes = picked
+        .iter()
+        .filter_map(|&i| source.entries().get(i)?.byte_len)
+        .sum();
+    sink.set_metadata(&source.metadata());
+    if let Some(on) = options.progress.as_mut() {
+        on(&CopyEvent::Start { total_bytes });
+    }
+    for i in picked {
+        let tensor = source.read(i)?;
+        let Some(e) = source.entries().get(i) else {
+            continue;
+        };
+        sink.add(&e.name, &tensor)?;
+        report.copied += 1;
+        // Progress counts the tensors whose size is known, as `total_bytes`.
+        report.bytes += e.byte_len.unwrap_or(0);
+        if let Some(on) = options.progress.as_mut() {
+            on(&CopyEvent::Copied {
+                name: &e.name,
+                done_bytes: report.bytes,
+            });
+        }
+    }
+    sink.finish()?;
+    Ok(report)
+}

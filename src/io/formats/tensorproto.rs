@@ -1,0 +1,326 @@
+//! Binary TensorProto files: one file holding one tensor (what
+//! `tf.io.serialize_tensor` writes), and a directory of them where tensor
+//! `a/b` is the file `a/b.pb`.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use prost::Message;
+
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::io::format::Format;
+use crate::io::sink::TensorSink;
+use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::staged::{StagedDir, StagedFile};
+use crate::shape::TensorShape;
+use crate::tensor::Tensor;
+
+/// `tf.io.serialize_tensor`: strings in `string_val`, everything else in
+/// `tensor_content`, as TF's `SerializeTensor` op writes them.
+fn serialize(tensor: &Tensor) -> Result<Vec<u8>> {
+    let proto = if tensor.dtype() == DataType::String {
+        tensor.as_proto_field()?
+    } else {
+        tensor.as_proto_tensor_content()?
+    };
+    Ok(proto.encode_to_vec())
+}
+
+fn invalid(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::invalid_format("tensorproto", format!("not a valid TensorProto: {e}"))
+        .with_path(path.display())
+}
+
+/// The ending of a tensor's file in a TensorProto directory.
+const EXT: &str = ".pb";
+
+/// The two leading fields of a TensorProto, to list a file without
+/// building its tensor.
+#[derive(Clone, PartialEq, Message)]
+struct ProtoHeader {
+    #[prost(int32, tag = "1")]
+    dtype: i32,
+    #[prost(message, optional, tag = "2")]
+    tensor_shape: Option<crate::pb::TensorShapeProto>,
+}
+
+fn read_file(path: &Path) -> Result<Bytes> {
+    Ok(Bytes::from(
+        fs::read(path).map_err(|e| Error::io(path.display(), e))?,
+    ))
+}
+
+fn decode(path: &Path, bytes: Bytes) -> Result<Tensor> {
+    Tensor::decode(bytes).map_err(|e| invalid(path, e))
+}
+
+/// Dtype and shape of a serialized TensorProto, as its decoding would give.
+fn header(path: &Path, bytes: Bytes) -> Result<(DataType, TensorShape)> {
+    let h = ProtoHeader::decode(bytes).map_err(|e| invalid(path, e))?;
+    let dtype = DataType::from_i32(h.dtype);
+    if !dtype.is_valid_tensor_dtype() {
+        return Err(invalid(path, format!("dtype {}", dtype.name())));
+    }
+    // An absent shape is a scalar, as in TF's decoding.
+    let shape = TensorShape::from_proto(&h.tensor_shape.unwrap_or_default())
+        .map_err(|e| invalid(path, e))?;
+    Ok((dtype, shape))
+}
+
+/// A file holding one TensorProto; its tensor is named by the file's stem.
+pub(crate) struct ProtoFile {
+    path: PathBuf,
+    entries: Vec<Entry>,
+    tensor: Tensor,
+}
+
+/// Reads and decodes the file.
+pub(crate) fn open_file(path: &Path) -> Result<ProtoFile> {
+    let tensor = decode(path, read_file(path)?)?;
+    Ok(ProtoFile {
+        path: path.to_path_buf(),
+        entries: vec![Entry::of(stem(path), &tensor)],
+        tensor,
+    })
+}
+
+/// A file's name without its ending: the name of its one tensor.
+pub(crate) fn stem(path: &Path) -> String {
+    // A path with no file name (`/`) cannot be a file that was read.
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+impl TensorSource for ProtoFile {
+    fn format(&self) -> Format {
+        Format::TensorProto
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        match index {
+            0 => Ok(self.tensor.clone()),
+            _ => Err(no_index(index, &self.path)),
+        }
+    }
+}
+
+/// A directory of TensorProto files, listed in name order.
+pub(crate) struct ProtoDir {
+    path: PathBuf,
+    entries: Vec<Entry>,
+    files: Vec<PathBuf>,
+}
+
+/// Lists every `*.pb` file under `dir` (not following directory symlinks)
+/// and reads each one's dtype and shape.
+pub(crate) fn open_dir(dir: &Path) -> Result<ProtoDir> {
+    let mut found = Vec::new();
+    walk(dir, dir, &mut found)?;
+    found.sort();
+    let mut entries = Vec::with_capacity(found.len());
+    let mut files = Vec::with_capacity(found.len());
+    for (name, file) in found {
+        let (dtype, shape) = header(&file, read_file(&file)?)?;
+        entries.push(Entry::new(name, dtype, shape));
+        files.push(file);
+    }
+    Ok(ProtoDir {
+        path: dir.to_path_buf(),
+        entries,
+        files,
+    })
+}
+
+fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<()> {
+    let io = |e| Error::io(dir.display(), e);
+    for item in fs::read_dir(dir).map_err(io)? {
+        let item = item.map_err(io)?;
+        let path = item.path();
+        let kind = item.file_type().map_err(io)?;
+        if kind.is_dir() {
+            walk(root, &path, found)?;
+            continue;
+        }
+        let Ok(rel) = path.strip_prefix(root) else {
+            continue;
+        };
+        let mut parts = Vec::new();
+        for part in rel.iter() {
+            match part.to_str() {
+                Some(s) => parts.push(s),
+                None => {
+                    return Err(Error::invalid_format(
+                        "tensorproto-dir",
+                        "the file name is not UTF-8",
+                    )
+                    .with_path(path.display()))
+                }
+            }
+        }
+        let joined = parts.join("/");
+        if let Some(name) = joined.strip_suffix(EXT) {
+            found.push((name.to_string(), path.clone()));
+        }
+    }
+    Ok(())
+}
+
+impl TensorSource for ProtoDir {
+    fn format(&self) -> Format {
+        Format::TensorProtoDir
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        let (Some(entry), Some(file)) = (self.entries.get(index), self.files.get(index)) else {
+            return Err(no_index(index, &self.path));
+        };
+        let tensor = decode(file, read_file(file)?)?;
+        if tensor.dtype() != entry.dtype || tensor.shape() != &entry.shape {
+            return Err(Error::data_loss("changed while being read").with_path(file.display()));
+        }
+        Ok(tensor)
+    }
+}
+
+/// Writes the one tensor of a TensorProto file.
+pub(crate) struct FileSink {
+    staged: StagedFile,
+    tensor: Option<Vec<u8>>,
+}
+
+impl FileSink {
+    pub(crate) fn create(path: &Path) -> Result<FileSink> {
+        Ok(FileSink {
+            staged: StagedFile::new(path)?,
+            tensor: None,
+        })
+    }
+}
+
+impl TensorSink for FileSink {
+    fn format(&self) -> Format {
+        Format::TensorProto
+    }
+
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let dest = self.staged.dest();
+        if self.tensor.is_some() {
+            return Err(Error::InvalidArgument(format!(
+                "{}: a TensorProto file holds one tensor, and '{name}' is a second one \
+                 (write a directory, .npz, .safetensors or a checkpoint instead)",
+                dest.display()
+            )));
+        }
+        self.tensor = Some(serialize(tensor)?);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<()> {
+        let dest = self.staged.dest().display().to_string();
+        let Some(bytes) = self.tensor.take() else {
+            return Err(Error::InvalidArgument(format!(
+                "{dest}: no tensor to write"
+            )));
+        };
+        self.staged
+            .file()
+            .write_all(&bytes)
+            .map_err(|e| Error::io(&dest, e))?;
+        self.staged.commit()
+    }
+}
+
+/// Fills a TensorProto directory.
+pub(crate) struct DirSink {
+    staged: StagedDir,
+    dest: PathBuf,
+}
+
+impl DirSink {
+    /// Starts the output directory `path`, which must be new or empty.
+    pub(crate) fn create(path: &Path) -> Result<DirSink> {
+        Ok(DirSink {
+            staged: StagedDir::new(path)?,
+            dest: path.to_path_buf(),
+        })
+    }
+}
+
+/// The relative file of tensor `name`: `a/b` is `a/b.pb`. Names whose
+/// parts are empty, `.` or `..` have no file.
+fn file_of(name: &str) -> Option<PathBuf> {
+    let ok = name
+        .split('/')
+        .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\0'));
+    ok.then(|| PathBuf::from(format!("{name}{EXT}")))
+}
+
+impl TensorSink for DirSink {
+    fn format(&self) -> Format {
+        Format::TensorProtoDir
+    }
+
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let dest = self.dest.display();
+        let Some(rel) = file_of(name) else {
+            return Err(Error::InvalidArgument(format!(
+                "{dest}: tensor '{name}': the name cannot be a file name (empty, `.` or `..` parts)"
+            )));
+        };
+        let bytes = serialize(tensor)?;
+        let file = self.staged.path().join(rel);
+        let io = |e| Error::io(format_args!("{dest} (tensor '{name}')"), e);
+        if let Some(dir) = file.parent() {
+            fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut out = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&file)
+            .map_err(io)?;
+        out.write_all(&bytes).map_err(io)?;
+        out.sync_all().map_err(io)?;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        self.staged.commit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_of_tensors() {
+        assert_eq!(file_of("a/b"), Some(PathBuf::from("a/b.pb")));
+        assert_eq!(
+            file_of("m/.ATTRIBUTES/VARIABLE_VALUE"),
+            Some(PathBuf::from("m/.ATTRIBUTES/VARIABLE_VALUE.pb"))
+        );
+        for bad in ["", "/a", "a/", "a//b", "../a", "a/./b"] {
+            assert_eq!(file_of(bad), None, "{bad:?}");
+        }
+    }
+}

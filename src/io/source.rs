@@ -1,0 +1,230 @@
+//! Reading: every format is a [`TensorSource`], a list of [`Entry`]s
+//! known without reading tensor data, read one at a time.
+
+use std::path::Path;
+
+use super::format::Format;
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::shape::TensorShape;
+use crate::tensor::Tensor;
+
+/// One tensor of a source, known without reading its data.
+///
+/// ```
+/// use tftensor::{io::Entry, DataType, TensorShape};
+/// let e = Entry::new("w", DataType::Float, TensorShape::new(&[2, 3])?);
+/// assert_eq!(e.byte_len, Some(24));
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Entry {
+    /// The tensor's name (checkpoint key, archive member, record index ...).
+    pub name: String,
+    /// Its dtype.
+    pub dtype: DataType,
+    /// Its shape.
+    pub shape: TensorShape,
+    /// The bytes of its elements when dtype and shape say (every dtype but
+    /// string, resource and variant), or when the format stores it.
+    pub byte_len: Option<u64>,
+}
+
+impl Entry {
+    /// An entry whose byte length follows from dtype and shape.
+    ///
+    /// ```
+    /// use tftensor::{io::Entry, DataType, TensorShape};
+    /// let e = Entry::new("s", DataType::String, TensorShape::scalar());
+    /// assert_eq!(e.byte_len, None);
+    /// ```
+    pub fn new(name: impl Into<String>, dtype: DataType, shape: TensorShape) -> Entry {
+        let byte_len = u64::try_from(shape.num_elements())
+            .ok()
+            .filter(|_| dtype.can_use_memcpy())
+            .and_then(|n| n.checked_mul(dtype.size() as u64));
+        Entry {
+            name: name.into(),
+            dtype,
+            shape,
+            byte_len,
+        }
+    }
+
+    /// The entry of a tensor already in memory.
+    ///
+    /// ```
+    /// let e = tftensor::io::Entry::of("x", &tftensor::Tensor::from(1.0f32));
+    /// assert_eq!(e.byte_len, Some(4));
+    /// ```
+    pub fn of(name: impl Into<String>, tensor: &Tensor) -> Entry {
+        Entry::new(name, tensor.dtype(), tensor.shape().clone())
+    }
+}
+
+/// A file (or directory, or checkpoint) of named tensors.
+///
+/// ```
+/// use tftensor::io::TensorSource;
+/// let mut src = tftensor::io::open("tests/data/checkpoints/tf2_keras")?;
+/// let names: Vec<_> = src.entries().iter().map(|e| e.name.clone()).collect();
+/// let first = src.read_named(&names[0])?;
+/// assert_eq!(first.dtype(), src.entries()[0].dtype);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub trait TensorSource: Send {
+    /// The format being read.
+    fn format(&self) -> Format;
+
+    /// The path it was opened from.
+    fn path(&self) -> &Path;
+
+    /// Every tensor, in the file's order, from headers and indexes only.
+    fn entries(&self) -> &[Entry];
+
+    /// Reads tensor `index` of [`TensorSource::entries`]. Errors carry the
+    /// path and the tensor's name as fields.
+    fn read(&mut self, index: usize) -> Result<Tensor>;
+
+    /// Reads the tensor named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] when there is none; as [`TensorSource::read`].
+    fn read_named(&mut self, name: &str) -> Result<Tensor> {
+        match self.entries().iter().position(|e| e.name == name) {
+            Some(i) => self.read(i),
+            None => Err(Error::not_found(format!("no tensor named '{name}'"))
+                .with_path(self.path().display())),
+        }
+    }
+
+    /// What the format knows beyond the tensors (safetensors'
+    /// `__metadata__`, a Keras config ...), as name and text.
+    fn metadata(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// A source read whole into memory: named tensors, handed out by clone
+/// (which shares their buffers).
+///
+/// ```
+/// use tftensor::io::{InMemory, Format, TensorSource};
+/// let mut src = InMemory::new(Format::Npz, "mem", [("a".to_string(), tftensor::Tensor::from(1i32))]);
+/// assert_eq!(src.read(0)?.as_slice::<i32>()?, [1]);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct InMemory {
+    format: Format,
+    path: std::path::PathBuf,
+    entries: Vec<Entry>,
+    tensors: Vec<Tensor>,
+    metadata: Vec<(String, String)>,
+}
+
+impl InMemory {
+    /// The tensors in order, with their names.
+    pub fn new(
+        format: Format,
+        path: impl Into<std::path::PathBuf>,
+        named: impl IntoIterator<Item = (String, Tensor)>,
+    ) -> InMemory {
+        let (entries, tensors) = named
+            .into_iter()
+            .map(|(name, t)| (Entry::of(name, &t), t))
+            .unzip();
+        InMemory {
+            format,
+            path: path.into(),
+            entries,
+            tensors,
+            metadata: Vec::new(),
+        }
+    }
+
+    /// With metadata for [`TensorSource::metadata`].
+    ///
+    /// ```
+    /// use tftensor::io::{Format, InMemory, TensorSource};
+    /// let src = InMemory::new(Format::Safetensors, "m", []).with_metadata(vec![("k".into(), "v".into())]);
+    /// assert_eq!(src.metadata(), [("k".to_string(), "v".to_string())]);
+    /// ```
+    pub fn with_metadata(mut self, metadata: Vec<(String, String)>) -> InMemory {
+        self.metadata = metadata;
+        self
+    }
+}
+
+impl TensorSource for InMemory {
+    fn format(&self) -> Format {
+        self.format
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        self.tensors
+            .get(index)
+            .cloned()
+            .ok_or_else(|| no_index(index, &self.path))
+    }
+
+    fn metadata(&self) -> Vec<(String, String)> {
+        self.metadata.clone()
+    }
+}
+
+/// The error for an index past the entries.
+pub(crate) fn no_index(index: usize, path: &Path) -> Error {
+    Error::not_found(format!("no tensor number {index}")).with_path(path.display())
+}
+
+/// Options for opening a source ([`open_as`](crate::io::open_as)).
+///
+/// ```
+/// let opts = tftensor::io::OpenOptions::default().with_npy_dtype(tftensor::DataType::BFloat16);
+/// assert_eq!(opts.npy_dtype, Some(tftensor::DataType::BFloat16));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OpenOptions {
+    /// The dtype of NumPy arrays stored as opaque bytes (`V1`/`V2`, how
+    /// NumPy saves ml_dtypes' bfloat16, float8 and int4).
+    pub npy_dtype: Option<DataType>,
+    /// Memory-map checkpoint and safetensors inputs: aligned tensors are
+    /// then used in place. Set it only when nothing changes the files while
+    /// the source is alive (see [`OpenOptions::with_mmap`]).
+    pub mmap: bool,
+}
+
+impl OpenOptions {
+    /// Reads opaque NumPy arrays as `dtype`.
+    pub fn with_npy_dtype(mut self, dtype: DataType) -> OpenOptions {
+        self.npy_dtype = Some(dtype);
+        self
+    }
+
+    /// Memory-maps inputs where the format allows it.
+    ///
+    /// # Safety
+    /// The files must not be modified or truncated while the source or any
+    /// tensor read from it is alive: reads go straight to the mapped pages.
+    ///
+    /// ```
+    /// // SAFETY: nothing writes the test fixtures.
+    /// let opts = unsafe { tftensor::io::OpenOptions::default().with_mmap() };
+    /// assert!(opts.mmap);
+    /// ```
+    pub unsafe fn with_mmap(mut self) -> OpenOptions {
+        self.mmap = true;
+        self
+    }
+}

@@ -1,0 +1,115 @@
+//! Sinks write atomically; copy selects, skips and reports bytes.
+
+use tftensor::io::{self, CopyEvent, CopyOptions, Format};
+use tftensor::{DataType, Error, Tensor};
+
+use super::data;
+
+fn formats_that_write_files() -> [(Format, &'static str); 6] {
+    [
+        (Format::Npy, "o.npy"),
+        (Format::Npz, "o.npz"),
+        (Format::Safetensors, "o.safetensors"),
+        (Format::TfRecord, "o.tfrecord"),
+        (Format::TensorProto, "o.pb"),
+        (Format::TensorProtoDir, "o_dir"),
+    ]
+}
+
+#[test]
+fn a_sink_dropped_unfinished_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, name) in formats_that_write_files() {
+        let p = dir.path().join(name);
+        let mut sink = io::create(&p, format).unwrap();
+        sink.add("x", &Tensor::from(1.0f32)).unwrap();
+        drop(sink);
+        assert!(!p.exists(), "{format}");
+    }
+    // Nor any temporary beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn every_sink_writes_what_its_source_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tensor::from_vec([2, 2], vec![1i32, -2, 3, -4]).unwrap();
+    for (format, name) in formats_that_write_files() {
+        let p = dir.path().join(name);
+        let mut sink = io::create(&p, format).unwrap();
+        sink.add("x", &t).unwrap();
+        sink.finish().unwrap();
+        let mut src = io::open(&p).unwrap();
+        assert_eq!(src.format(), format, "{name}");
+        assert_eq!(src.entries().len(), 1, "{name}");
+        assert_eq!(src.read(0).unwrap(), t, "{name}");
+    }
+}
+
+#[test]
+fn copy_reports_progress_in_bytes_and_skips_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.safetensors");
+    let mut src = io::open(data("checkpoints/tf2_keras")).unwrap();
+    let total: u64 = src
+        .entries()
+        .iter()
+        .filter(|e| e.dtype != DataType::String)
+        .filter_map(|e| e.byte_len)
+        .sum();
+    let mut events = Vec::new();
+    let mut on = |e: &CopyEvent<'_>| events.push(format!("{e:?}"));
+    let sink = io::create(&out, Format::Safetensors).unwrap();
+    let opts = CopyOptions::default()
+        .skip_unsupported(true)
+        .progress(&mut on);
+    let report = io::copy(src.as_mut(), sink, opts).unwrap();
+    assert_eq!(report.skipped, ["_CHECKPOINTABLE_OBJECT_GRAPH"]);
+    assert_eq!(report.bytes, total);
+    assert!(events[0].contains("Skipped"), "{events:?}");
+    assert_eq!(events[1], format!("Start {{ total_bytes: {total} }}"));
+    assert!(events
+        .last()
+        .unwrap()
+        .contains(&format!("done_bytes: {total}")));
+}
+
+#[test]
+fn copy_refuses_what_the_output_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.safetensors");
+    let mut src = io::open(data("checkpoints/tf2_keras")).unwrap();
+    let sink = io::create(&out, Format::Safetensors).unwrap();
+    let err = io::copy(src.as_mut(), sink, CopyOptions::default()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::UnsupportedDataType {
+                dtype: Some(DataType::String),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn can_hold_follows_each_formats_own_table() {
+    for &dt in DataType::all() {
+        // safetensors: exactly what `save` accepts.
+        let dir = tempfile::tempdir().unwrap();
+        let t = Tensor::new(dt, [0]);
+        if let Ok(t) = t {
+            let saved =
+                tftensor::safetensors::save(dir.path().join("x.safetensors"), [("x", &t)]).is_ok();
+            assert_eq!(saved, Format::Safetensors.can_hold(dt), "{dt}");
+            // npy: what reads back as the same dtype.
+            let back = tftensor::npy::to_npy_bytes(&t)
+                .ok()
+                .and_then(|b| tftensor::npy::read_npy_bytes(b.into()).ok())
+                .is_some_and(|r| r.dtype() == dt);
+            assert_eq!(back, Format::Npy.can_hold(dt), "{dt}");
+        }
+    }
+}

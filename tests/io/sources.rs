@@ -1,0 +1,158 @@
+//! Listing from headers alone, reading by name and index, metadata.
+
+use std::io::Write;
+
+use tftensor::io::{self, OpenOptions};
+use tftensor::{DataType, Error, Tensor};
+
+use super::data;
+
+#[test]
+fn npz_is_listed_from_headers_without_reading_member_data() {
+    // A deflated member corrupted in the middle of its data still lists
+    // (its `.npy` header is whole); reading it is the error. Listing used
+    // to read every member whole.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("w.npz");
+    let mut w = tftensor::npy::NpzWriter::create_compressed(&p).unwrap();
+    let mut x = 1u64;
+    let noise: Vec<f64> = (0..100_000)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 11) as f64
+        })
+        .collect();
+    w.add("a", &Tensor::from_vec([100_000], noise).unwrap())
+        .unwrap();
+    w.add("b", &Tensor::from_vec([2, 3], vec![1i16; 6]).unwrap())
+        .unwrap();
+    w.finish().unwrap();
+    let mut bytes = std::fs::read(&p).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&p, &bytes).unwrap();
+    let mut src = io::open(&p).unwrap();
+    let listed: Vec<_> = src
+        .entries()
+        .iter()
+        .map(|e| (e.name.clone(), e.dtype, e.shape.dim_sizes(), e.byte_len))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "a".to_string(),
+                DataType::Double,
+                vec![100_000],
+                Some(800_000)
+            ),
+            ("b".to_string(), DataType::Int16, vec![2, 3], Some(12)),
+        ]
+    );
+    assert!(src.read(0).is_err());
+    assert_eq!(src.read(1).unwrap().as_slice::<i16>().unwrap(), [1; 6]);
+}
+
+#[test]
+fn opaque_npz_members_need_the_dtype_option() {
+    let err = io::open(data("npy/arrays.npz")).err().unwrap();
+    assert!(err.to_string().contains("opaque"), "{err}");
+    let opts = OpenOptions::default().with_npy_dtype(DataType::BFloat16);
+    let mut src = io::open_as(data("npy/arrays.npz"), None, &opts).unwrap();
+    let i = src.entries().iter().position(|e| e.name == "bf").unwrap();
+    assert_eq!(src.entries()[i].dtype, DataType::BFloat16);
+    assert_eq!(src.read(i).unwrap().dtype(), DataType::BFloat16);
+}
+
+#[test]
+fn safetensors_is_listed_from_its_header_and_keeps_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("m.safetensors");
+    let t = Tensor::from_vec([2], vec![1.0f32, 2.0]).unwrap();
+    let meta = vec![("format".to_string(), "pt".to_string())];
+    tftensor::safetensors::save_with_metadata(&p, [("w", &t)], &meta).unwrap();
+    let mut src = io::open(&p).unwrap();
+    assert_eq!(src.metadata(), meta);
+    assert_eq!(src.entries()[0].byte_len, Some(8));
+    assert_eq!(src.read_named("w").unwrap(), t);
+    // Cut the data short: the header's offsets no longer fit, and the
+    // listing says so without reading the data.
+    let bytes = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &bytes[..bytes.len() - 1]).unwrap();
+    let err = io::open(&p).err().unwrap();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidFormat {
+                format: "safetensors",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.path(), Some(p.display().to_string().as_str()));
+}
+
+#[test]
+fn metadata_survives_copy_to_safetensors() {
+    // safetensors' __metadata__ was dropped by convert.
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.safetensors");
+    let b = dir.path().join("b.safetensors");
+    let meta = vec![("format".to_string(), "pt".to_string())];
+    tftensor::safetensors::save_with_metadata(&a, [("w", &Tensor::from(1u8))], &meta).unwrap();
+    let mut src = io::open(&a).unwrap();
+    let sink = io::create(&b, io::Format::Safetensors).unwrap();
+    io::copy(src.as_mut(), sink, io::CopyOptions::default()).unwrap();
+    assert_eq!(
+        tftensor::safetensors::read_header(&b).unwrap().metadata,
+        meta
+    );
+}
+
+#[test]
+fn tfrecords_of_examples_are_features_per_record() {
+    let mut src = io::open(data("tfrecord/examples.tfrecord")).unwrap();
+    let label = src.read_named("0/label").unwrap();
+    assert_eq!(label.as_slice::<i64>().unwrap(), [7]);
+    let weights = src.read_named("0/weights").unwrap();
+    let bits: Vec<u32> = weights
+        .as_slice::<f32>()
+        .unwrap()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+    assert_eq!(bits, [1056964608, 3214934016, 939239554]);
+}
+
+#[test]
+fn read_errors_carry_path_and_key_as_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("t.tfrecord");
+    let mut bytes = std::fs::read(data("tfrecord/tensors.tfrecord")).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::File::create(&p)
+        .unwrap()
+        .write_all(&bytes)
+        .unwrap();
+    let err = io::open(&p).err().unwrap();
+    assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
+    assert_eq!(err.path(), Some(p.display().to_string().as_str()));
+    // Display names the path once.
+    let text = err.to_string();
+    assert_eq!(text.matches(&p.display().to_string()).count(), 1, "{text}");
+}
+
+#[test]
+fn io_errors_keep_their_io_error_as_source() {
+    let err = io::open("/no/such/file.npy").err().unwrap();
+    assert!(matches!(err, Error::NotFound { .. }), "{err:?}");
+    let err = tftensor::npy::read_npy("/no/such/file.npy").unwrap_err();
+    assert_eq!(err.io_kind(), Some(std::io::ErrorKind::NotFound));
+    let source = std::error::Error::source(&err).unwrap();
+    let io_source = source.downcast_ref::<tftensor::IoSource>().unwrap();
+    assert_eq!(io_source.get().kind(), std::io::ErrorKind::NotFound);
+}
