@@ -32,19 +32,11 @@ pub(crate) unsafe fn map_file(file: &std::fs::File, what: &str) -> Result<Bytes>
     Ok(Bytes::from_owner(map))
 }
 
-/// Reads exactly `len` bytes from `r` into an anonymous memory map advised
-/// to use transparent huge pages (as NumPy does for its large arrays):
-/// reading a large file from the page cache is bound by first-touch page
-/// faults on the destination, and 2 MiB pages take 512 times fewer than
-/// 4 KiB ones. The map is page-aligned and read-only once filled.
+/// Reads exactly `len` bytes from `r` into a new buffer under the crate's
+/// one read policy ([`crate::buffer::read_policy`]): a huge-page-advised
+/// anonymous map for large reads, which is page-aligned and read-only once
+/// filled.
 #[cfg(any(feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_large<R: std::io::Read>(r: &mut R, len: usize) -> std::io::Result<Bytes> {
-    let mut map = memmap2::MmapMut::map_anon(len)?;
-    #[cfg(target_os = "linux")]
-    {
-        // Only advice: without THP the map still works, with 4 KiB pages.
-        let _ = map.advise(memmap2::Advice::HugePage);
-    }
-    r.read_exact(map.as_mut())?;
-    Ok(Bytes::from_owner(map.make_read_only()?))
+    crate::buffer::read_policy::read_exact_new(r, len)
 }

@@ -15,6 +15,13 @@ use std::sync::Arc;
 
 use crate::error::{Error, OverflowError, Result};
 
+#[cfg(any(
+    feature = "checkpoint",
+    feature = "npy",
+    feature = "safetensors",
+    feature = "tfrecord"
+))]
+pub(crate) mod read_policy;
 mod root;
 mod shared;
 

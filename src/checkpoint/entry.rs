@@ -142,10 +142,12 @@ impl Decode<'_> {
     }
 
     /// A POD tensor from its stored bytes (adopted without a copy when
-    /// element-aligned and no byte swap is needed).
-    pub(crate) fn pod(&self, region: Bytes, file: &str) -> Result<Tensor> {
+    /// element-aligned and no byte swap is needed). `computed` is the CRC
+    /// of `region` when the reader computed it while reading.
+    pub(crate) fn pod(&self, region: Bytes, computed: Option<u32>, file: &str) -> Result<Tensor> {
         if self.verify {
-            self.check_crc(crc32c::value(&region), file)?;
+            let crc = computed.unwrap_or_else(|| crc32c::value(&region));
+            self.check_crc(crc, file)?;
         }
         if self.dtype == DataType::Bool {
             check_bools(&region).map_err(|m| self.loss(m))?;

@@ -29,6 +29,7 @@
 //! ```
 
 mod entry;
+mod load;
 mod naming;
 pub use naming::find_prefix;
 mod reader;

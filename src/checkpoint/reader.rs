@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use prost::Message;
 
+use crate::buffer::read_policy::{ReadBuf, LARGE};
 use crate::crc32c;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -17,6 +18,7 @@ use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 use super::entry::{check_bools, swap_bytes, Decode, CHUNK};
+use super::load::{load_shard, read_at, Loaded, Span};
 use super::naming::{data_path, resolve_prefix};
 use super::slice::{copy_overlap, encode_tensor_name_slice, TensorSlice};
 use super::table;
@@ -30,6 +32,13 @@ enum Shard {
     File { file: File, len: u64, name: String },
     /// Memory-mapped or in-memory bytes; aligned tensors are adopted.
     Bytes { bytes: Bytes, name: String },
+    /// Read once, whole ([`BundleReader::load`]): every entry's bytes at
+    /// an aligned offset of one buffer, checksummed while read.
+    Loaded {
+        loaded: Loaded,
+        len: u64,
+        name: String,
+    },
     /// The data file could not be opened; reported when a tensor needs it.
     Missing(Error),
 }
@@ -100,7 +109,9 @@ impl BundleReader {
     /// it) or a SavedModel directory (its `variables/variables`).
     ///
     /// Tensors are read when asked for, each copied once from its file into
-    /// an aligned buffer. A missing data file is reported by the first
+    /// an aligned buffer (a huge-page map, filled without zeroing, from
+    /// 4 MiB on). To read every tensor, [`load`](Self::load) reads each
+    /// shard once instead. A missing data file is reported by the first
     /// [`get`](Self::get) that needs it, so the listing still works (as in TF).
     ///
     /// # Errors
@@ -144,6 +155,74 @@ impl BundleReader {
     /// ```
     pub unsafe fn open_mmap<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
         Self::open_with(path.as_ref(), Mode::Mmap)
+    }
+
+    /// Opens a bundle as [`open`](Self::open) does and reads each data
+    /// shard once, whole, into one buffer (huge pages when large; no
+    /// zero-fill before the read): every entry's bytes are placed at a
+    /// 64-byte-aligned offset, so [`get`](Self::get) hands out tensors that
+    /// adopt their slice of that buffer without a copy, and the buffer is
+    /// freed when the reader and the last such tensor are dropped. Each
+    /// POD entry's checksum is computed chunk by chunk right after the
+    /// chunk is read, and checked by `get` as with [`open`](Self::open).
+    /// The fastest way to read a whole checkpoint; use `open` to read a
+    /// few tensors of a large one.
+    ///
+    /// A missing data file is still reported by the first `get` that
+    /// needs it. An index whose entries overlap or exceed their shard is
+    /// read entry by entry, as `open` does.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open); [`Error::Io`] when a data file cannot be
+    /// read; [`Error::AllocationFailed`] when it does not fit in memory.
+    ///
+    /// ```
+    /// # use tftensor::checkpoint::{BundleReader, BundleWriter};
+    /// # use tftensor::Tensor;
+    /// # let dir = std::env::temp_dir().join(format!("tftensor-doc-load-{}", std::process::id()));
+    /// # let prefix = dir.join("ckpt");
+    /// let mut w = BundleWriter::new(&prefix)?;
+    /// w.add("a", &Tensor::from_vec([3], vec![1.0f32, 2.0, 3.0])?)?;
+    /// w.add("b", &Tensor::from_vec([2], vec![4i64, 5])?)?;
+    /// w.finish()?;
+    /// let r = BundleReader::load(&prefix)?;
+    /// let all: Vec<Tensor> = r.keys().map(|k| r.get(k)).collect::<Result<_, _>>()?;
+    /// assert_eq!(all[1].as_slice::<i64>()?, &[4, 5]);
+    /// # drop(r);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn load<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
+        let mut r = Self::open_with(path.as_ref(), Mode::Read)?;
+        let ids: Vec<i32> = r.shards.keys().copied().collect();
+        for id in ids {
+            let spans: Vec<(Span, bool)> = r
+                .entries
+                .iter()
+                .map(|(_, e)| e)
+                .filter(|e| e.slices.is_empty() && e.shard_id == id)
+                .filter_map(|e| {
+                    let span = Span {
+                        offset: u64::try_from(e.offset).ok()?,
+                        size: u64::try_from(e.size).ok()?,
+                    };
+                    Some((span, DataType::from_i32(e.dtype).can_use_memcpy()))
+                })
+                .collect();
+            let shard = match r.shards.remove(&id) {
+                Some(Shard::File { file, len, name }) => {
+                    match load_shard(&file, &name, len, &spans)? {
+                        Some(loaded) => Shard::Loaded { loaded, len, name },
+                        None => Shard::File { file, len, name },
+                    }
+                }
+                // A missing data file stays missing, reported by `get`.
+                Some(other) => other,
+                None => continue,
+            };
+            r.shards.insert(id, shard);
+        }
+        Ok(r)
     }
 
     /// A reader over a bundle held in memory: the `.index` bytes and one
@@ -595,6 +674,7 @@ impl BundleReader {
         let (name, len) = match shard {
             Shard::File { name, len, .. } => (name.as_str(), *len),
             Shard::Bytes { bytes, name } => (name.as_str(), bytes.len() as u64),
+            Shard::Loaded { name, len, .. } => (name.as_str(), *len),
             Shard::Missing(e) => return Err(e.clone()),
         };
         let offset = u64::try_from(entry.offset).ok();
@@ -637,7 +717,21 @@ impl BundleReader {
             Shard::Bytes { bytes, name } => {
                 let region = bytes.slice(start..end);
                 if dtype.can_use_memcpy() {
-                    dec.pod(region, name)
+                    dec.pod(region, None, name)
+                } else {
+                    dec.non_pod(&region, name)
+                }
+            }
+            Shard::Loaded { loaded, name, .. } => {
+                // `load` placed every in-bounds span of this shard.
+                let place = loaded
+                    .places
+                    .get(&Span { offset, size })
+                    .copied()
+                    .ok_or_else(|| dec.loss(format!("no loaded bytes in {name}")))?;
+                let region = loaded.bytes.slice(place.start..place.start + (end - start));
+                if dtype.can_use_memcpy() {
+                    dec.pod(region, place.crc, name)
                 } else {
                     dec.non_pod(&region, name)
                 }
@@ -667,55 +761,48 @@ fn read_pod(
     dtype: DataType,
     shape: &TensorShape,
 ) -> Result<Tensor> {
-    let mut t = Tensor::new(dtype, shape.clone())?;
-    {
-        let buf = t.raw_bytes_mut()?;
-        let mut crc = 0u32;
-        let mut pos = offset;
-        for chunk in buf.chunks_mut(CHUNK) {
-            read_at(file, chunk, pos).map_err(|e| Error::io(name, &e))?;
-            if dec.verify {
-                crc = crc32c::extend(crc, chunk);
-            }
-            pos += chunk.len() as u64;
-        }
-        if dec.verify {
-            dec.check_crc(crc, name)?;
-        }
-        if dtype == DataType::Bool {
-            check_bools(buf).map_err(|m| dec.loss(m))?;
-        }
-        if dec.swap {
-            swap_bytes(buf, dtype);
-        }
+    let size = crate::tensor::byte_len(dtype, shape.num_elements())?;
+    if size >= LARGE {
+        // The read policy: a huge-page buffer the read fills, no zeroing.
+        let mut buf = ReadBuf::new(size)?;
+        fill_pod(file, name, offset, dec, dtype, buf.as_mut_slice())?;
+        let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
+        return Tensor::from_buffer(dtype, shape.clone(), bytes);
     }
+    let mut t = Tensor::new(dtype, shape.clone())?;
+    fill_pod(file, name, offset, dec, dtype, t.raw_bytes_mut()?)?;
     Ok(t)
 }
 
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
-    while !buf.is_empty() {
-        let n = std::os::windows::fs::FileExt::seek_read(file, buf, offset)?;
-        if n == 0 {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
+/// Reads a POD entry into `buf`, checksumming each chunk while it is
+/// still in cache, then checks bools and swaps bytes.
+fn fill_pod(
+    file: &File,
+    name: &str,
+    offset: u64,
+    dec: &Decode<'_>,
+    dtype: DataType,
+    buf: &mut [u8],
+) -> Result<()> {
+    let mut crc = 0u32;
+    let mut pos = offset;
+    for chunk in buf.chunks_mut(CHUNK) {
+        read_at(file, chunk, pos).map_err(|e| Error::io(name, &e))?;
+        if dec.verify {
+            crc = crc32c::extend(crc, chunk);
         }
-        buf = buf.get_mut(n..).unwrap_or_default();
-        offset += n as u64;
+        pos += chunk.len() as u64;
+    }
+    if dec.verify {
+        dec.check_crc(crc, name)?;
+    }
+    if dtype == DataType::Bool {
+        check_bools(buf).map_err(|m| dec.loss(m))?;
+    }
+    if dec.swap {
+        swap_bytes(buf, dtype);
     }
     Ok(())
-}
-
-#[cfg(not(any(unix, windows)))]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = file.try_clone()?;
-    f.seek(SeekFrom::Start(offset))?;
-    f.read_exact(buf)
 }
 
 fn open_shard(path: &Path, mode: Mode) -> Shard {

@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 ///     ..Default::default()
 /// };
 /// let err = Tensor::from_proto(&proto).unwrap_err();
-/// assert!(matches!(err, Error::LimitExceeded { limit: 1073741824, .. }));
+/// assert!(matches!(err, Error::LimitExceeded { limit: 2147483648, .. }));
 ///
 /// let mut opts = FromProtoOptions::default();
 /// opts.max_bytes = 16;

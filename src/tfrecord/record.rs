@@ -8,12 +8,14 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::ops::Range;
 use std::path::Path;
 
 use flate2::bufread::{MultiGzDecoder, ZlibDecoder};
 use flate2::write::{GzEncoder, ZlibEncoder};
 
 use super::Compression;
+use crate::buffer::read_policy::{align_pos, fill_chunked, ReadBuf};
 use crate::crc32c;
 use crate::{Error, Result};
 
@@ -40,6 +42,11 @@ const FOOTER_LEN: usize = 4;
 pub const MAX_PREALLOCATION: usize = 1 << 20;
 /// The name errors use for a stream that was not opened from a path.
 const STREAM_NAME: &str = "TFRecord stream";
+/// Records at least this long are placed so their payload is aligned
+/// ([`RecordReader::read_record_placed`]); shorter ones are packed.
+pub(super) const PLACE_MIN: usize = 4096;
+/// Bytes read (and checksummed) at a time by `read_record_placed`.
+const CRC_CHUNK: usize = 1 << 20;
 /// Buffer of the reader and writer (TF's default is 256 KiB too).
 const BUFFER_LEN: usize = 256 << 10;
 
@@ -166,6 +173,11 @@ impl<R: Read> RecordReader<R> {
         self.index
     }
 
+    /// Bytes left in an uncompressed file opened by [`RecordReader::open`].
+    pub(super) fn remaining(&self) -> Option<u64> {
+        self.remaining
+    }
+
     /// The offset of the next record in the (decompressed) stream.
     ///
     /// ```
@@ -225,30 +237,9 @@ impl<R: Read> RecordReader<R> {
     }
 
     fn read_record_inner(&mut self, data: &mut Vec<u8>) -> Result<bool> {
-        let mut header = [0u8; HEADER_LEN];
-        let got = read_full(self.input.get(), &mut header).map_err(|e| self.read_error(&e))?;
-        if got == 0 {
+        let Some((len, record_end)) = self.read_header()? else {
             return Ok(false);
-        }
-        if got < HEADER_LEN {
-            return Err(self.truncated(&format!(
-                "the header needs {HEADER_LEN} bytes, the stream ends after {got}"
-            )));
-        }
-        let (len_bytes, len_crc) = header.split_at(8);
-        let stored = le_u32(len_crc);
-        let computed = crc32c::masked(len_bytes);
-        if stored != computed {
-            return Err(self.corrupted(&format!(
-                "length checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
-            )));
-        }
-        let len = u64::from_le_bytes(header_len(len_bytes));
-        let record_end = self
-            .offset
-            .checked_add(len)
-            .and_then(|end| end.checked_add((HEADER_LEN + FOOTER_LEN) as u64))
-            .ok_or_else(|| self.truncated(&format!("the length {len} runs past 2^64 bytes")))?;
+        };
 
         // Reserve what the input can back, then let the buffer grow as
         // bytes actually arrive.
@@ -270,7 +261,108 @@ impl<R: Read> RecordReader<R> {
                 "the header declares {len} bytes of data, the stream ends after {read}"
             )));
         }
+        self.read_footer(crc32c::masked(data), record_end)?;
+        Ok(true)
+    }
 
+    /// Reads the next record's data into `buf` from `*pos` on (advanced
+    /// past it), as [`read_record`](Self::read_record) does into a `Vec`:
+    /// same checks, same errors. The data's CRC is computed chunk by chunk
+    /// right after each chunk is read. A record of at least [`PLACE_MIN`]
+    /// bytes starts where `skew` (given the first buffered bytes of the
+    /// data) says its payload lands 64-byte aligned. `Ok(None)` at the end.
+    pub(super) fn read_record_placed(
+        &mut self,
+        buf: &mut ReadBuf,
+        pos: &mut usize,
+        skew: &dyn Fn(&[u8]) -> Option<usize>,
+    ) -> Result<Option<Range<usize>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let result = self.read_placed_inner(buf, pos, skew);
+        match result {
+            Ok(Some(_)) => self.index += 1,
+            Ok(None) | Err(_) => self.done = true,
+        }
+        result
+    }
+
+    fn read_placed_inner(
+        &mut self,
+        buf: &mut ReadBuf,
+        pos: &mut usize,
+        skew: &dyn Fn(&[u8]) -> Option<usize>,
+    ) -> Result<Option<Range<usize>>> {
+        let Some((len, record_end)) = self.read_header()? else {
+            return Ok(None);
+        };
+        let mut start = *pos;
+        if len >= PLACE_MIN as u64 {
+            let k = match self.input.get().fill_buf() {
+                Ok(peek) => skew(peek),
+                Err(e) => return Err(self.read_error(&e)),
+            };
+            if let Some(k) = k {
+                start = align_pos(buf.addr(), start, k, crate::ALIGNMENT);
+            }
+        }
+        // The buffer holds the whole file: a record longer than the room
+        // left is truncated, and reading the room finds where it ends.
+        let room = buf.as_mut_slice().len().saturating_sub(start);
+        let want = usize::try_from(len).map_or(room, |l| l.min(room));
+        let mut crc = 0u32;
+        let dst = buf
+            .as_mut_slice()
+            .get_mut(start..start + want)
+            .unwrap_or_default();
+        let read = fill_chunked(self.input.get(), dst, CRC_CHUNK, &mut |c| {
+            crc = crc32c::extend(crc, c);
+        })
+        .map_err(|e| self.read_error(&e))?;
+        if (read as u64) < len {
+            return Err(self.truncated(&format!(
+                "the header declares {len} bytes of data, the stream ends after {read}"
+            )));
+        }
+        self.read_footer(crc32c::mask(crc), record_end)?;
+        *pos = start + read;
+        Ok(Some(start..start + read))
+    }
+
+    /// Reads and checks a record header: `(data length, offset past the
+    /// record)`, or `None` at the end of the stream.
+    fn read_header(&mut self) -> Result<Option<(u64, u64)>> {
+        let mut header = [0u8; HEADER_LEN];
+        let got = read_full(self.input.get(), &mut header).map_err(|e| self.read_error(&e))?;
+        if got == 0 {
+            return Ok(None);
+        }
+        if got < HEADER_LEN {
+            return Err(self.truncated(&format!(
+                "the header needs {HEADER_LEN} bytes, the stream ends after {got}"
+            )));
+        }
+        let (len_bytes, len_crc) = header.split_at(8);
+        let stored = le_u32(len_crc);
+        let computed = crc32c::masked(len_bytes);
+        if stored != computed {
+            return Err(self.corrupted(&format!(
+                "length checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
+            )));
+        }
+        let len = u64::from_le_bytes(header_len(len_bytes));
+        let record_end = self
+            .offset
+            .checked_add(len)
+            .and_then(|end| end.checked_add((HEADER_LEN + FOOTER_LEN) as u64))
+            .ok_or_else(|| self.truncated(&format!("the length {len} runs past 2^64 bytes")))?;
+        Ok(Some((len, record_end)))
+    }
+
+    /// Reads the data checksum and compares it with `computed` (masked);
+    /// then moves past the record.
+    fn read_footer(&mut self, computed: u32, record_end: u64) -> Result<()> {
         let mut footer = [0u8; FOOTER_LEN];
         let got = read_full(self.input.get(), &mut footer).map_err(|e| self.read_error(&e))?;
         if got < FOOTER_LEN {
@@ -279,7 +371,6 @@ impl<R: Read> RecordReader<R> {
             )));
         }
         let stored = u32::from_le_bytes(footer);
-        let computed = crc32c::masked(data);
         if stored != computed {
             return Err(self.corrupted(&format!(
                 "data checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
@@ -289,7 +380,7 @@ impl<R: Read> RecordReader<R> {
             *rem = rem.saturating_sub(record_end - self.offset);
         }
         self.offset = record_end;
-        Ok(true)
+        Ok(())
     }
 
     fn context(&self) -> String {

@@ -6,7 +6,9 @@ use std::path::Path;
 use bytes::Bytes;
 use prost::Message;
 
+use super::record::PLACE_MIN;
 use super::{Compression, RecordReader, RecordWriter};
+use crate::buffer::read_policy::ReadBuf;
 use crate::{DataType, Error, Result, Tensor};
 
 /// The bytes `tf.io.serialize_tensor` writes for `tensor`: TF's
@@ -57,6 +59,13 @@ pub fn parse_tensor(record: impl Into<Bytes>) -> Result<Tensor> {
 /// Reads every record of the TFRecord file at `path` as a serialized
 /// tensor (`tf.data.TFRecordDataset(path, compression).map(parse_tensor)`).
 ///
+/// An uncompressed file is read whole into one buffer (huge pages when
+/// large, no zero-fill), each record's CRC computed chunk by chunk as it
+/// arrives; records of 4 KiB or more are placed so their `tensor_content`
+/// is 64-byte aligned, and the tensors adopt their slices of that buffer
+/// without a copy (the buffer lives until the last of them is dropped).
+/// Compressed files are read record by record.
+///
 /// # Errors
 /// As [`RecordReader`] for the framing; a record that does not parse is an
 /// [`Error::InvalidProto`] naming the file and the record's index.
@@ -67,21 +76,102 @@ pub fn parse_tensor(record: impl Into<Bytes>) -> Result<Tensor> {
 /// ```
 pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<Vec<Tensor>> {
     let path = path.as_ref();
+    let reader = RecordReader::open(path, compression)?;
+    if let Some(len) = reader.remaining() {
+        return read_whole(reader, len, path);
+    }
     let mut out = Vec::new();
-    for (index, record) in RecordReader::open(path, compression)?.enumerate() {
-        let tensor = parse_tensor(record?).map_err(|e| match e {
-            Error::InvalidProto { message: m, source } => Error::InvalidProto {
-                message: format!(
-                    "{}: record {index} is not a serialized TensorProto: {m}",
-                    path.display()
-                ),
-                source,
-            },
-            other => other,
-        })?;
-        out.push(tensor);
+    for (index, record) in reader.enumerate() {
+        out.push(parse_record(record?, index, path)?);
     }
     Ok(out)
+}
+
+/// `parse_tensor`, with an error naming the file and the record.
+fn parse_record(record: impl Into<Bytes>, index: usize, path: &Path) -> Result<Tensor> {
+    parse_tensor(record).map_err(|e| match e {
+        Error::InvalidProto { message: m, source } => Error::InvalidProto {
+            message: format!(
+                "{}: record {index} is not a serialized TensorProto: {m}",
+                path.display()
+            ),
+            source,
+        },
+        other => other,
+    })
+}
+
+/// [`read_tensors`] of an uncompressed file of `len` bytes, read whole
+/// into one buffer under the read policy (huge pages when large, no
+/// zero-fill). Records of [`PLACE_MIN`] bytes or more are placed so their
+/// `tensor_content` is 64-byte aligned, and every tensor adopts its slice
+/// of the buffer; CRCs are computed chunk by chunk as the data arrives.
+/// Same results and errors as reading record by record: a framing error is
+/// reported after the records before it are parsed.
+fn read_whole(
+    mut reader: RecordReader<std::fs::File>,
+    len: u64,
+    path: &Path,
+) -> Result<Vec<Tensor>> {
+    // Each placed record costs at most 63 bytes of padding.
+    let placed = len / (PLACE_MIN as u64 + 16) + 1;
+    let room = len.saturating_add(placed.saturating_mul(crate::ALIGNMENT as u64));
+    let room = usize::try_from(room).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let mut buf = ReadBuf::new(room)?;
+    let mut pos = 0usize;
+    let mut ranges = Vec::new();
+    let framing = loop {
+        match reader.read_record_placed(&mut buf, &mut pos, &content_offset) {
+            Ok(Some(r)) => ranges.push(r),
+            Ok(None) => break None,
+            Err(e) => break Some(e),
+        }
+    };
+    let bytes = buf.freeze().map_err(|e| Error::io(path.display(), &e))?;
+    let mut out = crate::buffer::try_vec(ranges.len())?;
+    for (index, r) in ranges.into_iter().enumerate() {
+        out.push(parse_record(bytes.slice(r), index, path)?);
+    }
+    match framing {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Where `tensor_content` (field 4) starts in a serialized `TensorProto`
+/// whose first bytes are `data`, if they show it: the skew that aligns it.
+fn content_offset(data: &[u8]) -> Option<usize> {
+    let mut at = 0usize;
+    loop {
+        let (tag, n) = varint(data.get(at..)?)?;
+        at += n;
+        match tag & 7 {
+            0 => at += varint(data.get(at..)?)?.1,
+            1 => at += 8,
+            5 => at += 4,
+            2 => {
+                let (len, n) = varint(data.get(at..)?)?;
+                at += n;
+                if tag >> 3 == 4 {
+                    return Some(at);
+                }
+                at = at.checked_add(usize::try_from(len).ok()?)?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// A protobuf varint at the start of `b`: `(value, bytes used)`.
+fn varint(b: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for (i, &byte) in b.iter().take(10).enumerate() {
+        v |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            return Some((v, i + 1));
+        }
+    }
+    None
 }
 
 /// Writes each tensor as one record of [`serialize_tensor`] bytes to a new

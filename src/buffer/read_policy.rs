@@ -1,0 +1,210 @@
+//! The one policy for buffers that file readers fill (npy, safetensors,
+//! checkpoint shards, TFRecord files).
+//!
+//! Reading a large file from the page cache is bound by first-touch page
+//! faults on the destination, not by the copy: a fresh 4 KiB-page buffer
+//! takes one fault per 4 KiB, and a zero-fill before the read touches every
+//! byte twice. So a destination of at least [`LARGE`] bytes is an anonymous
+//! map advised to use transparent huge pages (512 times fewer faults, as
+//! NumPy does for its large arrays). Its pages come zeroed from the kernel
+//! on first touch, so there is no user-space zero-fill and no uninitialized
+//! memory is ever seen. Smaller destinations are a zeroed `Vec` (the zeroing
+//! stays in cache and is cheap at that size).
+//!
+//! A [`ReadBuf`] is written while it is private and handed out read-only,
+//! as [`Bytes`], once filled: tensors then adopt slices of it.
+
+use std::io::{self, Read};
+
+use bytes::Bytes;
+
+use crate::error::Result;
+
+/// At and above this many bytes, a read destination is a huge-page map.
+pub(crate) const LARGE: usize = 4 << 20;
+
+/// The transparent huge page size on x86-64 and (4 KiB-page) arm64.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A buffer that reads fill, then frozen into shared read-only [`Bytes`].
+pub(crate) struct ReadBuf {
+    inner: Inner,
+}
+
+enum Inner {
+    /// An anonymous map (page-aligned, kernel-zeroed pages) of at least
+    /// the length that follows.
+    Map(memmap2::MmapMut, usize),
+    /// A zeroed `Vec`, for small buffers.
+    Vec(Vec<u8>),
+}
+
+impl ReadBuf {
+    /// A buffer of `len` bytes under the policy above.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`](crate::Error::AllocationFailed) when the
+    /// memory cannot be had.
+    pub(crate) fn new(len: usize) -> Result<ReadBuf> {
+        if len >= LARGE {
+            // A whole number of huge pages: the kernel aligns such a map to
+            // a huge-page boundary, so no 4 KiB pages are left at its ends.
+            let mapped = len
+                .checked_next_multiple_of(HUGE_PAGE)
+                .ok_or(crate::Error::AllocationFailed { bytes: len })?;
+            let map = memmap2::MmapMut::map_anon(mapped)
+                .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
+            #[cfg(target_os = "linux")]
+            {
+                // Only advice: without THP the map still works, with 4 KiB
+                // pages.
+                let _ = map.advise(memmap2::Advice::HugePage);
+            }
+            return Ok(ReadBuf {
+                inner: Inner::Map(map, len),
+            });
+        }
+        let mut v = super::try_vec::<u8>(len)?;
+        v.resize(len, 0);
+        Ok(ReadBuf {
+            inner: Inner::Vec(v),
+        })
+    }
+
+    /// The whole buffer, writable while it is private.
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
+        match &mut self.inner {
+            Inner::Map(m, len) => m.get_mut(..*len).unwrap_or_default(),
+            Inner::Vec(v) => v.as_mut_slice(),
+        }
+    }
+
+    /// The address of the first byte (stable: the buffer never moves,
+    /// [`freeze`](Self::freeze) included), to place data at aligned
+    /// offsets.
+    pub(crate) fn addr(&self) -> usize {
+        match &self.inner {
+            Inner::Map(m, _) => m.as_ptr() as usize,
+            Inner::Vec(v) => v.as_ptr() as usize,
+        }
+    }
+
+    /// The filled buffer as shared read-only bytes, at the same address.
+    ///
+    /// # Errors
+    /// An I/O error when the map cannot be made read-only.
+    pub(crate) fn freeze(self) -> io::Result<Bytes> {
+        Ok(match self.inner {
+            Inner::Map(m, len) => Bytes::from_owner(m.make_read_only()?).slice(..len),
+            // `from_owner` keeps the Vec where it is (`Bytes::from` may
+            // reallocate to shed spare capacity).
+            Inner::Vec(v) => Bytes::from_owner(v),
+        })
+    }
+}
+
+/// Reads exactly `len` bytes of `r` into a new [`ReadBuf`], frozen.
+///
+/// # Errors
+/// The read's error (`UnexpectedEof` when `r` ends early); an allocation
+/// failure as `OutOfMemory`.
+#[cfg(any(feature = "npy", feature = "safetensors"))]
+pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes> {
+    let mut buf = ReadBuf::new(len).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+    r.read_exact(buf.as_mut_slice())?;
+    buf.freeze()
+}
+
+/// Fills `dst` from `r` in `chunk`-byte reads, calling `on_chunk` with each
+/// chunk right after it arrives (while it is still in cache). Returns how
+/// many bytes were read: less than `dst.len()` only when `r` ended.
+///
+/// # Errors
+/// The read's error (`Interrupted` is retried).
+pub(crate) fn fill_chunked<R: Read + ?Sized>(
+    r: &mut R,
+    dst: &mut [u8],
+    chunk: usize,
+    on_chunk: &mut dyn FnMut(&[u8]),
+) -> io::Result<usize> {
+    let mut got = 0;
+    for piece in dst.chunks_mut(chunk.max(1)) {
+        let mut filled = 0;
+        while filled < piece.len() {
+            let rest = piece.get_mut(filled..).unwrap_or_default();
+            match r.read(rest) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        on_chunk(piece.get(..filled).unwrap_or_default());
+        got += filled;
+        if filled < piece.len() {
+            break;
+        }
+    }
+    Ok(got)
+}
+
+/// The smallest position at or after `pos` whose address in a buffer at
+/// `base` plus `skew` is a multiple of `align` (a power of two).
+pub(crate) fn align_pos(base: usize, pos: usize, skew: usize, align: usize) -> usize {
+    let addr = base.wrapping_add(pos).wrapping_add(skew);
+    let pad = addr.wrapping_neg() & (align - 1);
+    pos + pad
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_buffers_are_page_aligned_maps_and_small_ones_vecs() {
+        let big = ReadBuf::new(LARGE).unwrap();
+        assert!(matches!(big.inner, Inner::Map(..)));
+        assert_eq!(big.addr() % 4096, 0);
+        let small = ReadBuf::new(100).unwrap();
+        assert!(matches!(small.inner, Inner::Vec(_)));
+    }
+
+    #[test]
+    fn freeze_keeps_the_address_and_the_bytes() {
+        for len in [0usize, 5, LARGE + 3] {
+            let mut b = ReadBuf::new(len).unwrap();
+            let addr = b.addr();
+            for (i, x) in b.as_mut_slice().iter_mut().enumerate() {
+                *x = i as u8;
+            }
+            let frozen = b.freeze().unwrap();
+            assert_eq!(frozen.len(), len);
+            if len > 0 {
+                assert_eq!(frozen.as_ptr() as usize, addr);
+            }
+            assert!(frozen.iter().enumerate().all(|(i, &x)| x == i as u8));
+        }
+    }
+
+    #[test]
+    fn fill_chunked_sees_every_chunk_once_and_stops_at_the_end() {
+        let src: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let mut dst = vec![0u8; 1200];
+        let mut seen = Vec::new();
+        let got = fill_chunked(&mut &src[..], &mut dst, 300, &mut |c| {
+            seen.extend_from_slice(c)
+        })
+        .unwrap();
+        assert_eq!(got, 1000);
+        assert_eq!(seen, src);
+        assert_eq!(&dst[..1000], &src[..]);
+    }
+
+    #[test]
+    fn align_pos_aligns_the_skewed_address() {
+        assert_eq!(align_pos(0x1000, 0, 0, 64), 0);
+        assert_eq!(align_pos(0x1000, 1, 0, 64), 64);
+        assert_eq!(align_pos(0x1000, 0, 14, 64), 50);
+        assert_eq!((0x1000 + align_pos(0x1000, 70, 14, 64) + 14) % 64, 0);
+    }
+}

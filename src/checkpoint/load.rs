@@ -1,0 +1,143 @@
+//! Reading a `.data` shard once, whole, into one buffer
+//! ([`BundleReader::load`](super::BundleReader::load)): every entry's
+//! bytes are placed at a 64-byte-aligned offset of a single
+//! [`ReadBuf`](crate::buffer::read_policy::ReadBuf) (huge pages when
+//! large), so every POD tensor adopts its slice without a copy; each
+//! entry's CRC is computed chunk by chunk right after the chunk is read.
+
+use std::collections::HashMap;
+use std::fs::File;
+
+use bytes::Bytes;
+
+use crate::buffer::read_policy::{align_pos, ReadBuf};
+use crate::crc32c;
+use crate::error::{Error, Result};
+use crate::ALIGNMENT;
+
+use super::entry::CHUNK;
+
+/// One entry's stored bytes, as the index names them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Span {
+    pub offset: u64,
+    pub size: u64,
+}
+
+/// Where a loaded span lies in the shard's buffer, and its CRC when it
+/// was computed while reading.
+#[derive(Clone, Copy)]
+pub(super) struct Place {
+    pub start: usize,
+    pub crc: Option<u32>,
+}
+
+/// A shard read once: the buffer and where each entry's bytes are in it.
+pub(super) struct Loaded {
+    pub bytes: Bytes,
+    pub places: HashMap<Span, Place>,
+}
+
+/// Reads the `spans` of the shard `file` (`len` bytes) into one buffer,
+/// each at an aligned offset; `crc` says which spans to checksum (POD
+/// entries, whose CRC covers exactly their bytes). Spans past the end of
+/// the file are left out (their `get` reports it). `None` when the spans
+/// overlap or together exceed the file: then the index does not describe
+/// a plain TF shard, and the caller reads entry by entry instead (never
+/// allocating more than the file backs).
+pub(super) fn load_shard(
+    file: &File,
+    name: &str,
+    len: u64,
+    spans: &[(Span, bool)],
+) -> Result<Option<Loaded>> {
+    let mut spans: Vec<(Span, bool)> = spans
+        .iter()
+        .copied()
+        .filter(|(s, _)| s.offset.checked_add(s.size).is_some_and(|end| end <= len))
+        .collect();
+    spans.sort_unstable();
+    spans.dedup_by(|b, a| {
+        // Same span twice: checksum it if either wants it.
+        if a.0 == b.0 {
+            a.1 |= b.1;
+            true
+        } else {
+            false
+        }
+    });
+    let mut total: u64 = 0;
+    let mut end_prev = 0u64;
+    for (s, _) in &spans {
+        if s.offset < end_prev {
+            return Ok(None);
+        }
+        end_prev = s.offset + s.size;
+        total = total.saturating_add(s.size);
+    }
+    if total > len {
+        return Ok(None);
+    }
+    // Room for each span's alignment padding: bounded by the index size.
+    let pad = (spans.len() as u64).saturating_mul(ALIGNMENT as u64);
+    let room = usize::try_from(total.saturating_add(pad))
+        .map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let mut buf = ReadBuf::new(room)?;
+    let base = buf.addr();
+    let mut places = HashMap::with_capacity(spans.len());
+    let mut pos = 0usize;
+    for (span, want_crc) in spans {
+        let start = align_pos(base, pos, 0, ALIGNMENT);
+        // Within the file (checked above), so the size fits in usize.
+        let size = span.size as usize;
+        let dst = buf
+            .as_mut_slice()
+            .get_mut(start..start + size)
+            .ok_or(Error::AllocationFailed { bytes: room })?;
+        let mut crc = 0u32;
+        let mut at = span.offset;
+        for chunk in dst.chunks_mut(CHUNK) {
+            read_at(file, chunk, at).map_err(|e| Error::io(name, &e))?;
+            if want_crc {
+                crc = crc32c::extend(crc, chunk);
+            }
+            at += chunk.len() as u64;
+        }
+        places.insert(
+            span,
+            Place {
+                start,
+                crc: want_crc.then_some(crc),
+            },
+        );
+        pos = start + size;
+    }
+    let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
+    Ok(Some(Loaded { bytes, places }))
+}
+
+#[cfg(unix)]
+pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+pub(super) fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_read(file, buf, offset)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        buf = buf.get_mut(n..).unwrap_or_default();
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+#[cfg(not(any(unix, windows)))]
+pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = file.try_clone()?;
+    f.seek(SeekFrom::Start(offset))?;
+    f.read_exact(buf)
+}
