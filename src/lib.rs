@@ -50,8 +50,17 @@ mod dtype;
 mod element;
 mod error;
 pub mod guide;
+#[cfg(feature = "keras")]
+pub mod hdf5;
+#[cfg(feature = "keras")]
+pub mod keras;
 pub mod limits;
-#[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
+#[cfg(any(
+    feature = "checkpoint",
+    feature = "keras",
+    feature = "npy",
+    feature = "safetensors"
+))]
 mod mmap;
 #[cfg(feature = "npy")]
 pub mod npy;

@@ -37,7 +37,7 @@ pub(crate) unsafe fn map_file(file: &std::fs::File, what: &str) -> Result<Bytes>
 /// reading a large file from the page cache is bound by first-touch page
 /// faults on the destination, and 2 MiB pages take 512 times fewer than
 /// 4 KiB ones. The map is page-aligned and read-only once filled.
-#[cfg(any(feature = "npy", feature = "safetensors"))]
+#[cfg(any(feature = "keras", feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_large<R: std::io::Read>(r: &mut R, len: usize) -> std::io::Result<Bytes> {
     let mut map = memmap2::MmapMut::map_anon(len)?;
     #[cfg(target_os = "linux")]

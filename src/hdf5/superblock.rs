@@ -1,0 +1,89 @@
+//! The superblock: format version, sizes, base address and the root group.
+
+use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
+use crate::error::Result;
+
+pub(crate) const MAGIC: [u8; 8] = [0x89, b'H', b'D', b'F', 0x0d, 0x0a, 0x1a, 0x0a];
+
+#[derive(Clone, Debug)]
+pub(crate) struct Superblock {
+    pub(crate) version: u8,
+    /// Absolute position of address 0.
+    pub(crate) base: u64,
+    /// The root group's object header address (relative to `base`).
+    pub(crate) root: u64,
+}
+
+/// Finds the superblock at 0, 512, 1024, 2048, … and parses it.
+pub(crate) fn read(src: &Source) -> Result<Superblock> {
+    let mut at = 0u64;
+    loop {
+        let mut sig = [0u8; 8];
+        if src.check(at, 8, "the superblock signature").is_err() {
+            return Err(invalid("no HDF5 signature (not an HDF5 file)"));
+        }
+        src.read_into(at, &mut sig, "the superblock signature")?;
+        if sig == MAGIC {
+            return parse(src, at);
+        }
+        at = if at == 0 { 512 } else { at * 2 };
+    }
+}
+
+fn parse(src: &Source, at: u64) -> Result<Superblock> {
+    let buf = src.read_upto(at, 128, "the superblock")?;
+    let mut c = Cursor::new(&buf, "the superblock");
+    c.skip(8)?;
+    let version = c.u8()?;
+    let (offsets, lengths, base, root) = match version {
+        0 | 1 => {
+            c.skip(4)?; // free-space, root symbol table, reserved, shared header versions
+            let (o, l) = (c.u8()?, c.u8()?);
+            check_sizes(o, l)?;
+            c.skip(1 + 2 + 2 + 4)?; // reserved, leaf K, internal K, flags
+            if version == 1 {
+                c.skip(4)?; // indexed storage K, reserved
+            }
+            let base = c.u64()?;
+            c.skip(8 + 8 + 8)?; // free space, end of file, driver info
+            c.skip(8)?; // root entry: link name offset
+            let root = c.u64()?;
+            (o, l, base, root)
+        }
+        2 | 3 => {
+            let (o, l) = (c.u8()?, c.u8()?);
+            check_sizes(o, l)?;
+            c.skip(1)?; // file consistency flags
+            let base = c.u64()?;
+            c.skip(8 + 8)?; // superblock extension, end of file
+            let root = c.u64()?;
+            checksum::verify(&buf, c.pos(), "the superblock")?;
+            (o, l, base, root)
+        }
+        v => return Err(unsupported(format!("superblock version {v}"))),
+    };
+    let _ = (offsets, lengths);
+    // h5py records the superblock's own position as the base address when
+    // there is a userblock; 0 with the superblock at 0.
+    let base = if base == 0 { at } else { base };
+    if base > src.len() {
+        return Err(data_loss(format!(
+            "base address {base} lies past the end of the file"
+        )));
+    }
+    Ok(Superblock {
+        version,
+        base,
+        root,
+    })
+}
+
+fn check_sizes(offsets: u8, lengths: u8) -> Result<()> {
+    if offsets == 8 && lengths == 8 {
+        Ok(())
+    } else {
+        Err(unsupported(format!(
+            "size of offsets {offsets} / size of lengths {lengths} (only 8/8)"
+        )))
+    }
+}
