@@ -212,15 +212,15 @@ impl Hdf5Writer {
         // Leaves: full symbol nodes of 2·K entries (HDF5 reads them whole).
         let mut level: Vec<(u64, u64)> = Vec::new(); // (address, heap offset of its last name)
         for chunk in entries.chunks(2 * LEAF_K) {
-            let mut node = vec![0u8; 8 + 2 * LEAF_K * 40];
-            node[..4].copy_from_slice(b"SNOD");
-            node[4] = 1;
-            node[6..8].copy_from_slice(&(chunk.len() as u16).to_le_bytes());
-            for (i, (off, oh)) in chunk.iter().enumerate() {
-                let at = 8 + i * 40;
-                node[at..at + 8].copy_from_slice(&off.to_le_bytes());
-                node[at + 8..at + 16].copy_from_slice(&oh.to_le_bytes());
+            let mut node = Vec::with_capacity(8 + 2 * LEAF_K * 40);
+            node.extend_from_slice(b"SNOD\x01\0");
+            node.extend_from_slice(&(chunk.len() as u16).to_le_bytes());
+            for (off, oh) in chunk {
+                node.extend_from_slice(&off.to_le_bytes());
+                node.extend_from_slice(&oh.to_le_bytes());
+                node.extend_from_slice(&[0; 24]); // cache type 0, reserved, scratch
             }
+            node.resize(8 + 2 * LEAF_K * 40, 0);
             let last = chunk.last().map_or(0, |e| e.0);
             level.push((self.write(&node)?, last));
         }
@@ -236,8 +236,8 @@ impl Hdf5Writer {
                 // An empty group: a level-0 node with no children.
                 break self.write(&btree_node(0, &[]))?;
             }
-            if up.len() == 1 {
-                break up[0].0;
+            if let [(only, _)] = up.as_slice() {
+                break *only;
             }
             level = up;
             depth += 1;
