@@ -50,7 +50,7 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
     match class {
         0 => {
             let (offset, precision) = (c.u16()?, c.u16()?);
-            if offset != 0 || u32::from(precision) != size * 8 {
+            if offset != 0 || u64::from(precision) != u64::from(size) * 8 {
                 return Err(unsupported(format!(
                     "integer with bit offset {offset} and precision {precision}"
                 )));
@@ -87,7 +87,7 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
                     )))
                 }
             };
-            if offset != 0 || u32::from(precision) != size * 8 {
+            if offset != 0 || u64::from(precision) != u64::from(size) * 8 {
                 return Err(unsupported(format!("float with bit offset {offset}")));
             }
             Ok(Datatype::Numeric { dtype, big_endian })

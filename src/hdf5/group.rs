@@ -227,6 +227,10 @@ impl FractalHeap {
                 self.root
             )));
         }
-        src.read_vec(self.root + off, len, "a fractal heap object")
+        let at = self
+            .root
+            .checked_add(off)
+            .ok_or_else(|| data_loss("heap object offset overflows"))?;
+        src.read_vec(at, len, "a fractal heap object")
     }
 }

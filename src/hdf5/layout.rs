@@ -186,7 +186,10 @@ fn fixed_array(
     if entry < 8 || (filtered && entry < 16) {
         return Err(invalid("fixed array entry size too small"));
     }
-    let len = 6 + 8 + n * entry as u64 + 4;
+    let len = n
+        .checked_mul(entry as u64)
+        .and_then(|b| b.checked_add(6 + 8 + 4))
+        .ok_or_else(|| invalid("fixed array size overflows"))?;
     let block = src.read_vec(data, len, "a fixed array data block")?;
     if block.get(..4) != Some(b"FADB") {
         return Err(data_loss(format!(
@@ -198,7 +201,7 @@ fn fixed_array(
     let full = dims.iter().product::<u64>();
     let mut out = Vec::new();
     for (i, e) in block
-        .get(14..14 + n as usize * entry)
+        .get(14..block.len() - 4)
         .unwrap_or_default()
         .chunks(entry)
         .enumerate()

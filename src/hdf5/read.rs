@@ -428,11 +428,13 @@ fn check_fill(body: &[u8], path: &str) -> Result<()> {
 }
 
 /// Declared bytes a dataset may have for `stored` bytes in the file:
-/// Keras' rule (`_H5_DATASET_MAX_EXPANSION` = 1000, deflate's ratio is at
-/// most ~1032), with a 64 MiB floor (Keras: 4 GiB) so that a tiny hostile
-/// file cannot make us allocate gigabytes of zeros.
+/// Keras' rule (`_H5_DATASET_MAX_EXPANSION` = 1000; deflate's ratio is at
+/// most ~1032, hence 1100), with a 1 MiB floor (Keras: 4 GiB) so that a
+/// tiny hostile file cannot make us allocate gigabytes of zeros. Keras never
+/// writes unallocated datasets; h5py's `create_dataset(shape)` without data
+/// over 1 MiB is refused by this.
 fn check_expansion(path: &str, declared: u64, stored: u64) -> Result<()> {
-    if declared <= (64 << 20) || declared <= stored.saturating_mul(1100) {
+    if declared <= (1 << 20) || declared <= stored.saturating_mul(1100) {
         Ok(())
     } else {
         Err(invalid(format!(

@@ -35,7 +35,7 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
     let mut c = Cursor::new(&buf, "the superblock");
     c.skip(8)?;
     let version = c.u8()?;
-    let (offsets, lengths, base, root) = match version {
+    let (offsets, lengths, base, eof, root) = match version {
         0 | 1 => {
             c.skip(4)?; // free-space, root symbol table, reserved, shared header versions
             let (o, l) = (c.u8()?, c.u8()?);
@@ -45,20 +45,22 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
                 c.skip(4)?; // indexed storage K, reserved
             }
             let base = c.u64()?;
-            c.skip(8 + 8 + 8)?; // free space, end of file, driver info
-            c.skip(8)?; // root entry: link name offset
+            c.skip(8)?; // free space
+            let eof = c.u64()?;
+            c.skip(8 + 8)?; // driver info, root entry's link name offset
             let root = c.u64()?;
-            (o, l, base, root)
+            (o, l, base, eof, root)
         }
         2 | 3 => {
             let (o, l) = (c.u8()?, c.u8()?);
             check_sizes(o, l)?;
             c.skip(1)?; // file consistency flags
             let base = c.u64()?;
-            c.skip(8 + 8)?; // superblock extension, end of file
+            c.skip(8)?; // superblock extension
+            let eof = c.u64()?;
             let root = c.u64()?;
             checksum::verify(&buf, c.pos(), "the superblock")?;
-            (o, l, base, root)
+            (o, l, base, eof, root)
         }
         v => return Err(unsupported(format!("superblock version {v}"))),
     };
@@ -69,6 +71,13 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
     if base > src.len() {
         return Err(data_loss(format!(
             "base address {base} lies past the end of the file"
+        )));
+    }
+    // As libhdf5 does: a file shorter than its end-of-file address was cut.
+    if src.len() - base < eof {
+        return Err(data_loss(format!(
+            "truncated file: the superblock's end of file is {eof}, the file holds {}",
+            src.len() - base
         )));
     }
     Ok(Superblock {

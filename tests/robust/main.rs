@@ -26,6 +26,7 @@ mod common;
 mod checkpoint;
 mod dlpack;
 mod formats;
+mod keras;
 mod props;
 mod proto;
 mod tfrecord;
