@@ -54,3 +54,9 @@ mkdir -p corpus/npy corpus/safetensors
 cp ../tests/data/npy/*.npy ../tests/data/npy/*.npz corpus/npy/
 cp ../tests/data/safetensors/*.safetensors corpus/safetensors/
 echo "copied $(ls corpus/npy | wc -l) npy/npz and $(ls corpus/safetensors | wc -l) safetensors seeds"
+
+# The hdf5 target: every HDF5 fixture under tests/data/keras/ as it is.
+hout=corpus/hdf5
+mkdir -p "$hout"
+cp ../tests/data/keras/*.h5 "$hout"/
+echo "hdf5 seeds: $(ls "$hout" | wc -l) files in fuzz/$hout"
