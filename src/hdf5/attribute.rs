@@ -77,6 +77,8 @@ fn value(src: &Source, t: &Datatype, dims: &[u64], data: &[u8]) -> Result<AttrVa
         _ => return Ok(AttrValue::Other),
     };
     Ok(if dims.is_empty() {
+        // A scalar has exactly one element (n = 1, checked above), so
+        // `next()` is always `Some`.
         AttrValue::Str(strings.into_iter().next().unwrap_or_default())
     } else {
         AttrValue::Strs(strings)

@@ -51,6 +51,25 @@ pub struct Hdf5File {
 
 impl Hdf5File {
     /// Opens the HDF5 file held by `src` and walks all of its groups.
+    ///
+    /// # Errors
+    /// Not HDF5; truncated or corrupt metadata; a feature outside the
+    /// subset ("HDF5 feature X not supported").
+    ///
+    /// ```
+    /// use tftensor::hdf5::{Hdf5File, Hdf5Writer, Source};
+    /// use tftensor::Tensor;
+    /// let path = std::env::temp_dir().join(format!("tftensor-doc-h5-{}.h5", std::process::id()));
+    /// let mut w = Hdf5Writer::create(&path)?;
+    /// w.add("g/x", &Tensor::from_vec([3], vec![1i32, 2, 3])?)?;
+    /// w.finish()?;
+    /// let f = Hdf5File::open(Source::open(&path)?)?;
+    /// let ds = &f.datasets()[0];
+    /// assert_eq!(ds.path, "g/x");
+    /// assert_eq!(f.read(ds)?.as_slice::<i32>()?, &[1, 2, 3]);
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
     pub fn open(src: Source) -> Result<Hdf5File> {
         let sb = superblock::read(&src)?;
         let src = src.rebase(sb.base);

@@ -30,7 +30,12 @@ pub(super) fn open(path: &Path) -> Result<(Source, Vec<(String, String)>)> {
     }
     let mut metadata = Vec::new();
     for member in ["config.json", "metadata.json"] {
-        if let Ok(mut m) = zip.by_name(member) {
+        let mut m = match zip.by_name(member) {
+            Ok(m) => m,
+            Err(zip::result::ZipError::FileNotFound) => continue,
+            Err(e) => return Err(invalid(path, format!("{member}: {e}"))),
+        };
+        {
             if m.size() > 64 << 20 {
                 return Err(invalid(path, format!("{member} is {} bytes", m.size())));
             }

@@ -13,9 +13,7 @@ use crate::tensor::Tensor;
 /// ```
 /// use tftensor::keras::{KerasFile, WeightsWriter};
 /// use tftensor::Tensor;
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-keras-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// let path = dir.join("m.weights.h5");
+/// let path = std::env::temp_dir().join(format!("tftensor-doc-{}.weights.h5", std::process::id()));
 /// let mut w = WeightsWriter::create(&path)?;
 /// w.add("layers/dense/vars/0", &Tensor::from_vec([2, 2], vec![1f32, 2., 3., 4.])?)?;
 /// w.add("layers/dense/vars/1", &Tensor::from_vec([2], vec![0f32, 1.])?)?;
@@ -23,7 +21,7 @@ use crate::tensor::Tensor;
 /// let f = KerasFile::open(&path)?;
 /// assert_eq!(f.entries().len(), 2);
 /// assert_eq!(f.read("layers/dense/vars/1")?.as_slice::<f32>()?, &[0., 1.]);
-/// # std::fs::remove_dir_all(&dir).ok();
+/// # std::fs::remove_file(&path).ok();
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub struct WeightsWriter {

@@ -212,3 +212,35 @@ fn unknown_name_is_not_found() {
     assert!(matches!(f.read("nope"), Err(Error::NotFound(_))));
     assert!(matches!(f.read_index(999), Err(Error::NotFound(_))));
 }
+
+#[test]
+fn deflated_keras_member_is_inflated_in_memory() {
+    use std::io::{Read, Write};
+    let dir = std::env::temp_dir().join(format!("tftensor-keras-deflated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("deflated.keras");
+    let mut src = zip::ZipArchive::new(std::fs::File::open(data("seq.keras")).unwrap()).unwrap();
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&p).unwrap());
+        let o = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for name in ["metadata.json", "config.json", "model.weights.h5"] {
+            let mut buf = Vec::new();
+            src.by_name(name).unwrap().read_to_end(&mut buf).unwrap();
+            z.start_file(name, o).unwrap();
+            z.write_all(&buf).unwrap();
+        }
+        z.finish().unwrap();
+    }
+    let a = KerasFile::open(data("seq.keras")).unwrap();
+    let b = KerasFile::open(&p).unwrap();
+    assert_eq!(a.entries(), b.entries());
+    for i in 0..a.entries().len() {
+        assert_eq!(
+            a.read_index(i).unwrap().tensor_data().unwrap(),
+            b.read_index(i).unwrap().tensor_data().unwrap()
+        );
+    }
+    assert_eq!(a.metadata(), b.metadata());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
