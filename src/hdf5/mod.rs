@@ -23,11 +23,10 @@ mod writer;
 
 use std::fmt::Display;
 
+pub use attribute::AttrValue;
 pub use read::{Dataset, Hdf5File};
 pub use source::Source;
 pub use writer::Hdf5Writer;
-
-pub(crate) use attribute::AttrValue;
 
 use crate::error::Error;
 

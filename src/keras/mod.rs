@@ -26,6 +26,7 @@ mod legacy;
 mod sharded;
 mod writer;
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use crate::dtype::DataType;
@@ -56,6 +57,8 @@ pub struct KerasFile {
     /// (part, dataset index) of each entry.
     index: Vec<(usize, usize)>,
     entries: Vec<KerasEntry>,
+    /// Entry index by name (the first, should shards repeat a name).
+    by_name: HashMap<String, usize>,
     metadata: Vec<(String, String)>,
 }
 
@@ -111,10 +114,15 @@ impl KerasFile {
                 });
             }
         }
+        let mut by_name = HashMap::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
+            by_name.entry(e.name.clone()).or_insert(i);
+        }
         KerasFile {
             parts,
             index,
             entries,
+            by_name,
             metadata,
         }
     }
@@ -129,10 +137,9 @@ impl KerasFile {
     /// # Errors
     /// [`Error::NotFound`] for an unknown name; corrupt or unsupported data.
     pub fn read(&self, name: &str) -> Result<Tensor> {
-        let i = self
-            .entries
-            .iter()
-            .position(|e| e.name == name)
+        let i = *self
+            .by_name
+            .get(name)
             .ok_or_else(|| Error::NotFound(format!("keras: no tensor named {name:?}")))?;
         self.read_index(i)
     }

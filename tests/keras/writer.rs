@@ -92,10 +92,10 @@ fn a_group_of_2000_datasets_needs_a_two_level_btree() {
     let dir = tmp("many");
     let path = dir.join("many.weights.h5");
     let mut w = WeightsWriter::create(&path).unwrap();
-    for i in 0..2000 {
+    for i in 0..2000i32 {
         w.add(
             &format!("optimizer/vars/{i}"),
-            &Tensor::from_vec([1], vec![i as i32]).unwrap(),
+            &Tensor::from_vec([1], vec![i]).unwrap(),
         )
         .unwrap();
     }
