@@ -69,8 +69,12 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("keras_read");
     g.throughput(Throughput::Bytes(len));
-    g.bench_function(format!("keras_read_all/{label}"), |b| b.iter(|| read_all(&path)));
-    g.bench_function(format!("read_into_map/{label}"), |b| b.iter(|| read_into_map(&path)));
+    g.bench_function(format!("keras_read_all/{label}"), |b| {
+        b.iter(|| read_all(&path))
+    });
+    g.bench_function(format!("read_into_map/{label}"), |b| {
+        b.iter(|| read_into_map(&path))
+    });
     g.finish();
     common::paired(
         &format!("keras_read/read_all_vs_read_into_map/{label}"),

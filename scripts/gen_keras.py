@@ -179,6 +179,9 @@ def h5py_files():
         f.create_dataset("layers/d/vars/0", data=rng.standard_normal((5, 3)).astype("float64"))
         f.create_dataset("chunk", data=np.arange(40, dtype="int64").reshape(8, 5), chunks=(8, 5))
         f["layers/d/vars"].attrs["name"] = "d"
+        g = f.create_group("many/vars")
+        for i in range(120):  # a fractal heap with an indirect root, a v2 B-tree of depth 1
+            g[str(i)] = np.array([i], dtype="int16")
     with h5py.File(path("track_order.h5"), "w", track_order=True) as f:
         f["b"] = np.array([1, 2], dtype="int32")
         f["a"] = np.array([3.0], dtype="float32")

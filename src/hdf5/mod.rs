@@ -11,6 +11,7 @@ mod btree;
 mod checksum;
 mod dataspace;
 mod datatype;
+mod dense;
 mod filters;
 mod group;
 mod heap;

@@ -84,11 +84,13 @@ fn every_truncation_is_an_error() {
 #[test]
 fn every_flipped_byte_is_ok_or_an_error() {
     let mut errors = 0;
-    // Every byte of the three files that hold every structure (v1 and v2
-    // headers, dense links, chunks and filters); every 13th of the rest.
+    // Every byte of the files that hold v1 headers, chunks and filters;
+    // every 3rd of latest.h5 (v2 headers, dense links; 49 KB); every 13th
+    // of the rest.
     for (name, full) in fixtures() {
         let step = match name.as_str() {
-            "seq.weights.h5" | "features.h5" | "latest.h5" => 1,
+            "seq.weights.h5" | "features.h5" => 1,
+            "latest.h5" => 3,
             _ => 13,
         };
         for at in (0..full.len()).step_by(step) {
