@@ -185,6 +185,10 @@ def h5py_files():
     with h5py.File(path("track_order.h5"), "w", track_order=True) as f:
         f["b"] = np.array([1, 2], dtype="int32")
         f["a"] = np.array([3.0], dtype="float32")
+    with h5py.File(path("userblock.h5"), "w", userblock_size=512) as f:
+        f["x"] = np.arange(4, dtype="float32")
+    with open(path("userblock.h5"), "r+b") as f:
+        f.write(b"a userblock: anything the writer likes")
     with h5py.File(path("v108.h5"), "w", libver="v108") as f:
         f["g/x"] = np.arange(3, dtype="uint16")
 

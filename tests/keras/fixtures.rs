@@ -173,6 +173,11 @@ fn libver_latest_dense_links_and_v108() {
 }
 
 #[test]
+fn a_userblock_moves_the_superblock_and_the_base_address() {
+    assert_eq!(check_file("userblock.h5"), 1);
+}
+
+#[test]
 fn npz_variant_is_refused_by_name() {
     let dir = std::env::temp_dir().join(format!("tftensor-keras-npz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
