@@ -102,14 +102,11 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
         6 => compound(c, version, u16::from_le_bytes([b0, b1]), size, depth),
         8 => enumeration(c, version, u16::from_le_bytes([b0, b1]), size, depth),
         9 => {
-            let vtype = b0 & 0x0f;
-            let base = parse_depth(c, depth + 1);
-            if vtype == 1 {
-                let _ = base;
-                Ok(Datatype::VlenString)
-            } else {
-                Err(unsupported("variable-length sequences"))
+            if b0 & 0x0f != 1 {
+                return Err(unsupported("variable-length sequences"));
             }
+            parse_depth(c, depth + 1)?; // the character type
+            Ok(Datatype::VlenString)
         }
         11 => {
             let base = parse_depth(c, depth + 1)?;

@@ -73,7 +73,6 @@ impl Hdf5File {
     pub fn open(src: Source) -> Result<Hdf5File> {
         let sb = superblock::read(&src)?;
         let src = src.rebase(sb.base);
-        let _ = sb.version;
         let mut file = Hdf5File {
             src,
             datasets: Vec::new(),
@@ -243,7 +242,7 @@ impl Hdf5File {
                         ds.path
                     )));
                 }
-                if ds.filters.iter().any(|_| true) {
+                if !ds.filters.is_empty() {
                     return Err(unsupported(format!(
                         "filters on contiguous data ({})",
                         ds.path
@@ -255,8 +254,7 @@ impl Hdf5File {
                     Tensor::from_buffer(ds.dtype, ds.shape.clone(), bytes)?
                 } else {
                     let mut t = Tensor::new(ds.dtype, ds.shape.clone())?;
-                    self.src
-                        .read_exact_at(*addr, t.raw_bytes_mut()?, &ds.path)?;
+                    self.src.read_into(*addr, t.raw_bytes_mut()?, &ds.path)?;
                     t
                 }
             }

@@ -153,12 +153,6 @@ impl Source {
             Source::File { .. } => Ok(Bytes::from(self.read_vec(pos, n, what)?)),
         }
     }
-
-    /// Reads exactly `buf.len()` bytes at `pos` straight into `buf`
-    /// (a tensor's buffer).
-    pub(crate) fn read_exact_at(&self, pos: u64, buf: &mut [u8], what: &str) -> Result<()> {
-        self.read_into(pos, buf, what)
-    }
 }
 
 /// Reads of at least this many bytes go into an anonymous huge-page map.

@@ -7,7 +7,6 @@ pub(crate) const MAGIC: [u8; 8] = [0x89, b'H', b'D', b'F', 0x0d, 0x0a, 0x1a, 0x0
 
 #[derive(Clone, Debug)]
 pub(crate) struct Superblock {
-    pub(crate) version: u8,
     /// Absolute position of address 0.
     pub(crate) base: u64,
     /// The root group's object header address (relative to `base`).
@@ -35,7 +34,7 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
     let mut c = Cursor::new(&buf, "the superblock");
     c.skip(8)?;
     let version = c.u8()?;
-    let (offsets, lengths, base, eof, root) = match version {
+    let (base, eof, root) = match version {
         0 | 1 => {
             c.skip(4)?; // free-space, root symbol table, reserved, shared header versions
             let (o, l) = (c.u8()?, c.u8()?);
@@ -49,7 +48,7 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
             let eof = c.u64()?;
             c.skip(8 + 8)?; // driver info, root entry's link name offset
             let root = c.u64()?;
-            (o, l, base, eof, root)
+            (base, eof, root)
         }
         2 | 3 => {
             let (o, l) = (c.u8()?, c.u8()?);
@@ -60,11 +59,10 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
             let eof = c.u64()?;
             let root = c.u64()?;
             checksum::verify(&buf, c.pos(), "the superblock")?;
-            (o, l, base, eof, root)
+            (base, eof, root)
         }
         v => return Err(unsupported(format!("superblock version {v}"))),
     };
-    let _ = (offsets, lengths);
     // h5py records the superblock's own position as the base address when
     // there is a userblock; 0 with the superblock at 0.
     let base = if base == 0 { at } else { base };
@@ -82,11 +80,7 @@ fn parse(src: &Source, at: u64) -> Result<Superblock> {
             src.len()
         )));
     }
-    Ok(Superblock {
-        version,
-        base,
-        root,
-    })
+    Ok(Superblock { base, root })
 }
 
 fn check_sizes(offsets: u8, lengths: u8) -> Result<()> {
