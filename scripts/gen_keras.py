@@ -172,6 +172,7 @@ def h5py_files():
         f.create_dataset("big_endian", data=np.arange(6, dtype=">f4").reshape(2, 3))
         f.create_dataset("big_endian_i", data=np.array([1, -2], dtype=">i8"))
         f.create_dataset("empty_undef", shape=(3,), dtype="float32")  # never written: fill value
+        f.create_dataset("fill_written", data=np.arange(3, dtype="int32"), fillvalue=7)
     with h5py.File(path("latest.h5"), "w", libver="latest") as f:
         g = f.create_group("optimizer/vars")
         for i in range(12):  # > 8 links: dense link storage

@@ -32,6 +32,8 @@ pub struct Dataset {
     big_endian: bool,
     layout: Layout,
     filters: Vec<Filter>,
+    /// A non-zero fill value: unallocated storage cannot read as zeros.
+    fill_nonzero: bool,
 }
 
 impl Dataset {
@@ -165,6 +167,7 @@ impl Hdf5File {
 
     fn dataset(&self, messages: &[Message], path: String) -> Result<Dataset> {
         let (mut space, mut dtype, mut layout, mut filters) = (None, None, None, Vec::new());
+        let mut fill_nonzero = false;
         for m in messages {
             let shared = || Err(unsupported(format!("shared header message ({path})")));
             match m.kind {
@@ -179,7 +182,13 @@ impl Hdf5File {
                 kind::LAYOUT => layout = Some(layout::parse(&m.body)?),
                 kind::FILTERS => filters = filters::parse(&m.body)?,
                 kind::EXTERNAL => return Err(unsupported(format!("external storage ({path})"))),
-                kind::FILL | kind::FILL_OLD => check_fill(&m.body, &path)?,
+                kind::FILL => fill_nonzero |= nonzero_fill(&m.body, &path)?,
+                kind::FILL_OLD => {
+                    // The old message: a u32 size, then the value.
+                    let mut c = Cursor::new(&m.body, "a fill value message");
+                    let size = c.u32()? as usize;
+                    fill_nonzero |= c.bytes(size)?.iter().any(|&b| b != 0);
+                }
                 k if m.flags & 0x08 != 0 && k > 0x18 => {
                     return Err(unsupported(format!("header message type {k} ({path})")))
                 }
@@ -224,6 +233,7 @@ impl Hdf5File {
             big_endian,
             layout,
             filters,
+            fill_nonzero,
         })
     }
 
@@ -233,6 +243,7 @@ impl Hdf5File {
         let mut t = match &ds.layout {
             Layout::Contiguous { addr, size } => {
                 if *addr == UNDEF || len == 0 {
+                    check_fill(ds, len)?;
                     check_expansion(&ds.path, len, 0)?;
                     return Tensor::new(ds.dtype, ds.shape.clone());
                 }
@@ -413,9 +424,21 @@ fn swap(buf: &mut [u8], dtype: DataType) {
     }
 }
 
-/// A fill value other than zeros would make unallocated data non-zero;
-/// h5py's defaults (no value, or size 0) read as zeros.
-fn check_fill(body: &[u8], path: &str) -> Result<()> {
+/// Unallocated storage reads as zeros unless the fill value is non-zero.
+fn check_fill(ds: &Dataset, len: u64) -> Result<()> {
+    if ds.fill_nonzero && len > 0 {
+        Err(unsupported(format!(
+            "non-zero fill value for unallocated data ({})",
+            ds.path
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether a fill value message defines a value other than zeros; h5py's
+/// defaults (no value, or size 0) read as zeros.
+fn nonzero_fill(body: &[u8], path: &str) -> Result<bool> {
     let mut c = Cursor::new(body, "a fill value message");
     let version = c.u8()?;
     let defined = match version {
@@ -435,13 +458,10 @@ fn check_fill(body: &[u8], path: &str) -> Result<()> {
         }
     };
     if !defined {
-        return Ok(());
+        return Ok(false);
     }
     let size = c.u32()? as usize;
-    if c.bytes(size)?.iter().any(|&b| b != 0) {
-        return Err(unsupported(format!("non-zero fill value ({path})")));
-    }
-    Ok(())
+    Ok(c.bytes(size)?.iter().any(|&b| b != 0))
 }
 
 /// Declared bytes a dataset may have for `stored` bytes in the file:

@@ -162,7 +162,7 @@ fn legacy_h5_keras3_and_keras2() {
 
 #[test]
 fn chunked_deflate_shuffle_fletcher32_compact_big_endian() {
-    assert_eq!(check_file("features.h5"), 6);
+    assert_eq!(check_file("features.h5"), 7);
 }
 
 #[test]
