@@ -64,3 +64,9 @@ for f in ../tests/data/saved_model/*/saved_model.pb; do
 done
 cp ../tests/data/saved_model/*.pb "$sout/"
 echo "wrote $(ls "$sout" | wc -l) saved_model seeds to fuzz/$sout"
+
+# The hdf5 target: every HDF5 fixture under tests/data/keras/ as it is.
+hout=corpus/hdf5
+mkdir -p "$hout"
+cp ../tests/data/keras/*.h5 "$hout"/
+echo "hdf5 seeds: $(ls "$hout" | wc -l) files in fuzz/$hout"

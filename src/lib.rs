@@ -57,9 +57,18 @@ mod error_location;
 #[cfg(feature = "events")]
 pub mod events;
 pub mod guide;
+#[cfg(feature = "keras")]
+pub mod hdf5;
 pub mod io;
+#[cfg(feature = "keras")]
+pub mod keras;
 pub mod limits;
-#[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
+#[cfg(any(
+    feature = "checkpoint",
+    feature = "keras",
+    feature = "npy",
+    feature = "safetensors"
+))]
 mod mmap;
 #[cfg(feature = "npy")]
 pub mod npy;

@@ -3,6 +3,7 @@
 
 use bytes::Bytes;
 
+#[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
 use crate::error::{Error, Result};
 
 /// Maps the file at `path` read-only. The map is unmapped when the last
@@ -23,6 +24,7 @@ pub(crate) unsafe fn map(path: &std::path::Path, what: &str) -> Result<Bytes> {
 ///
 /// # Safety
 /// As [`map`].
+#[cfg(any(feature = "checkpoint", feature = "npy", feature = "safetensors"))]
 pub(crate) unsafe fn map_file(file: &std::fs::File, what: &str) -> Result<Bytes> {
     if file.metadata().map_err(|e| Error::io(what, &e))?.len() == 0 {
         return Ok(Bytes::new());
@@ -36,7 +38,7 @@ pub(crate) unsafe fn map_file(file: &std::fs::File, what: &str) -> Result<Bytes>
 /// one read policy ([`crate::buffer::read_policy`]): a huge-page-advised
 /// anonymous map for large reads, which is page-aligned and read-only once
 /// filled.
-#[cfg(any(feature = "npy", feature = "safetensors"))]
+#[cfg(any(feature = "keras", feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_large<R: std::io::Read>(r: &mut R, len: usize) -> std::io::Result<Bytes> {
     crate::buffer::read_policy::read_exact_new(r, len)
 }

@@ -31,6 +31,7 @@ mod checkpoint;
 mod dlpack;
 mod events;
 mod formats;
+mod keras;
 mod props;
 mod proto;
 mod saved_model;

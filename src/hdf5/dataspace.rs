@@ -1,0 +1,33 @@
+//! Dataspace messages (0x01): the shape of a dataset or attribute.
+
+use super::{unsupported, Cursor};
+use crate::error::Result;
+
+/// The dimensions (empty for a scalar); `None` for a null dataspace.
+pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Option<Vec<u64>>> {
+    let version = c.u8()?;
+    let rank = c.u8()?;
+    let flags = c.u8()?;
+    let null = match version {
+        1 => {
+            c.skip(5)?;
+            false
+        }
+        2 => c.u8()? == 2,
+        v => return Err(unsupported(format!("dataspace version {v}"))),
+    };
+    if flags & 0x02 != 0 {
+        return Err(unsupported("dataspace permutation indices"));
+    }
+    if rank > 32 {
+        return Err(unsupported(format!("dataspace of rank {rank}")));
+    }
+    let mut dims = Vec::with_capacity(usize::from(rank));
+    for _ in 0..rank {
+        dims.push(c.u64()?);
+    }
+    if flags & 0x01 != 0 {
+        c.skip(8 * usize::from(rank))?;
+    }
+    Ok(if null { None } else { Some(dims) })
+}

@@ -1,0 +1,126 @@
+//! A pure-Rust subset of HDF5: enough to read what h5py writes for Keras
+//! (and the common HDF5 features around it), and to write the subset h5py
+//! writes by default (superblock v0, symbol-table groups, contiguous data).
+//!
+//! Anything outside the subset is refused by name ("HDF5 feature X not
+//! supported"), never misread. Every address and size is checked against
+//! the file before it is used or allocated.
+
+mod attribute;
+mod btree;
+mod checksum;
+mod dataspace;
+mod datatype;
+mod dense;
+mod filters;
+mod group;
+mod heap;
+mod layout;
+mod object_header;
+mod read;
+mod source;
+mod superblock;
+mod writer;
+
+use std::fmt::Display;
+
+pub use attribute::AttrValue;
+pub use read::{Dataset, Hdf5File};
+pub use source::Source;
+pub use writer::Hdf5Writer;
+
+use crate::error::Error;
+
+/// HDF5's "undefined address" (all bits set).
+pub(crate) const UNDEF: u64 = u64::MAX;
+
+/// A structural problem in the file (bad signature, inconsistent sizes).
+pub(crate) fn invalid(message: impl Display) -> Error {
+    Error::invalid_format("hdf5", message.to_string())
+}
+
+/// A feature of HDF5 outside the subset this crate reads.
+pub(crate) fn unsupported(feature: impl Display) -> Error {
+    invalid(format!("HDF5 feature {feature} not supported"))
+}
+
+/// Bytes the file should hold but does not (truncation, bad checksum).
+pub(crate) fn data_loss(message: impl Display) -> Error {
+    Error::data_loss(format!("hdf5: {message}"))
+}
+
+/// A little-endian cursor over a metadata block; every read is checked.
+#[derive(Clone, Debug)]
+pub(crate) struct Cursor<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    what: &'static str,
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(buf: &'a [u8], what: &'static str) -> Self {
+        Cursor { buf, pos: 0, what }
+    }
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+    pub(crate) fn remaining(&self) -> usize {
+        self.buf.len().saturating_sub(self.pos)
+    }
+    pub(crate) fn bytes(&mut self, n: usize) -> crate::error::Result<&'a [u8]> {
+        let end = self.pos.checked_add(n);
+        match end.and_then(|e| self.buf.get(self.pos..e)) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(data_loss(format!(
+                "{} is truncated: needs {n} bytes at {}, has {}",
+                self.what,
+                self.pos,
+                self.remaining()
+            ))),
+        }
+    }
+    pub(crate) fn skip(&mut self, n: usize) -> crate::error::Result<()> {
+        self.bytes(n).map(|_| ())
+    }
+    pub(crate) fn u8(&mut self) -> crate::error::Result<u8> {
+        Ok(self.uint(1)? as u8)
+    }
+    pub(crate) fn u16(&mut self) -> crate::error::Result<u16> {
+        Ok(self.uint(2)? as u16)
+    }
+    pub(crate) fn u32(&mut self) -> crate::error::Result<u32> {
+        Ok(self.uint(4)? as u32)
+    }
+    pub(crate) fn u64(&mut self) -> crate::error::Result<u64> {
+        self.uint(8)
+    }
+    /// A little-endian unsigned integer of `n` (≤ 8) bytes.
+    pub(crate) fn uint(&mut self, n: usize) -> crate::error::Result<u64> {
+        if n > 8 {
+            return Err(invalid(format!("{}: a {n}-byte integer", self.what)));
+        }
+        let b = self.bytes(n)?;
+        Ok(b.iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+    }
+    /// Skips to the next multiple of `align` from the cursor's start.
+    pub(crate) fn align(&mut self, align: usize) -> crate::error::Result<()> {
+        let pad = (align - self.pos % align) % align;
+        self.skip(pad.min(self.remaining()))
+    }
+    /// A NUL-terminated string (the NUL consumed).
+    pub(crate) fn cstr(&mut self) -> crate::error::Result<&'a [u8]> {
+        let rest = self.buf.get(self.pos..).unwrap_or_default();
+        let n = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| data_loss(format!("{}: unterminated name", self.what)))?;
+        let s = self.bytes(n)?;
+        self.pos += 1;
+        Ok(s)
+    }
+}
