@@ -223,3 +223,24 @@ fn safetensors_metadata_is_shown_and_kept_by_convert() {
     let v: Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(v["metadata"], json!({"format": "pt"}));
 }
+
+#[test]
+fn signatures_of_a_saved_model_as_saved_model_cli_prints_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/saved_model");
+    let out = tftensor()
+        .arg("inspect")
+        .arg("--signatures")
+        .arg(dir.join("module"))
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let text = stdout_of(&out);
+    let want = std::fs::read_to_string(dir.join("module.expected/show_all.txt")).expect("read");
+    // Up to the ops line (a Python set, in run-to-run order).
+    let head = |s: &str| {
+        s.split("contains the following ops")
+            .next()
+            .map(str::to_string)
+    };
+    assert_eq!(head(&text), head(&want));
+}

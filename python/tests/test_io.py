@@ -90,3 +90,34 @@ def test_strings_become_bytes():
     assert arr.dtype == object and arr.shape == (1,) and arr[0] == b"cat"
     with pytest.raises(ValueError):
         np.asarray(name, copy=False)
+
+
+def test_keras_graphdef_and_events_load_through_the_same_layer():
+    weights = tftensor.load(DATA / "keras" / "seq.keras")
+    assert "layers/dense/vars/0" in weights
+    consts = tftensor.load(DATA / "saved_model" / "frozen_v2.pb")
+    assert consts and all(isinstance(t, tftensor.Tensor) for t in consts.values())
+    series = tftensor.open(DATA / "events" / "runs")
+    assert series.format == "events" and "train/metric/steps" in series
+
+
+def test_saved_model_signatures_without_tensorflow():
+    sm = tftensor.saved_model(DATA / "saved_model" / "module")
+    sigs = sm.signatures["serve"]
+    assert "serving_default" in sigs
+    want = (DATA / "saved_model" / "module.expected" / "show_all.txt").read_text()
+    assert sm.show_all().split("contains the following ops")[0] == want.split(
+        "contains the following ops"
+    )[0]
+
+
+def test_read_events_and_summary_writer_round_trip(tmp_path):
+    w = tftensor.SummaryWriter(tmp_path)
+    for step in range(3):
+        w.add_scalar("loss", 1.0 / (step + 1), step)
+    w.add_text("note", "hello", 0)
+    w.close()
+    values = tftensor.read_events(tmp_path)
+    loss = [(v["step"], np.asarray(v["value"]).item()) for v in values if v["tag"] == "loss"]
+    assert loss == [(0, 1.0), (1, 0.5), (2, pytest.approx(1 / 3))]
+    assert any(v["tag"] == "note" for v in values)

@@ -29,6 +29,11 @@ pub use read::{Dataset, Hdf5File};
 pub use source::Source;
 pub use writer::Hdf5Writer;
 
+/// Whether [`Hdf5Writer`] can store `dtype` so it reads back the same.
+pub(crate) fn writer_can_hold(dtype: crate::DataType) -> bool {
+    writer::can_hold(dtype)
+}
+
 use crate::error::Error;
 
 /// HDF5's "undefined address" (all bits set).

@@ -415,6 +415,12 @@ fn int_type(size: u32, signed: bool) -> Vec<u8> {
 }
 
 /// The datatype message h5py writes for `dtype` (see the spec's §4 table).
+/// Whether the writer can store `dtype` (as h5py would, so it reads back
+/// as the same dtype).
+pub(crate) fn can_hold(dtype: DataType) -> bool {
+    datatype(dtype).is_ok()
+}
+
 fn datatype(dtype: DataType) -> Result<Vec<u8>> {
     const F16: [u8; 12] = [0, 0, 16, 0, 10, 5, 0, 10, 15, 0, 0, 0];
     const F32: [u8; 12] = [0, 0, 32, 0, 23, 8, 0, 23, 127, 0, 0, 0];

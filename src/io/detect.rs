@@ -108,6 +108,14 @@ pub fn detect(path: &Path) -> Result<Located> {
     if name.ends_with(".index") || is_data_file(&name) {
         return located_checkpoint(path);
     }
+    // A `.keras` is a zip (as an `.npz` is), a sharded save's manifest is
+    // JSON: their names tell them apart.
+    if name.ends_with(".keras") || name.ends_with(".weights.json") {
+        return Ok(Located::new(Format::Keras, path));
+    }
+    if name.contains(".tfevents.") {
+        return Ok(Located::new(Format::Events, path));
+    }
     let (head, len) = read_head(path)?;
     let by_magic = Format::all().find(|f| f.magic().iter().any(|m| head.starts_with(m)));
     let format = if let Some(f) = by_magic {
@@ -116,6 +124,12 @@ pub fn detect(path: &Path) -> Result<Located> {
         Format::TfRecord
     } else if is_safetensors_head(&head, len) {
         Format::Safetensors
+    } else if head.first() == Some(&0x0a)
+        && Format::from_extension(path) == Some(Format::TensorProto)
+    {
+        // A `.pb` opening with field 1 as a message is a GraphDef (its
+        // `node`); a TensorProto opens with its dtype, a varint.
+        Format::GraphDef
     } else {
         // Anything else is tried as a TensorProto, whose decoding error
         // then says what is wrong with it.
@@ -213,9 +227,13 @@ fn detect_dir(dir: &Path) -> Result<Located> {
     let mut index = 0usize;
     let mut npy = 0usize;
     let mut pb = 0usize;
-    count_files(dir, &mut index, &mut npy, &mut pb, 0)?;
+    let mut events = 0usize;
+    count_files(dir, &mut index, &mut npy, &mut pb, &mut events, 0)?;
     if index > 0 {
         return located_checkpoint(dir);
+    }
+    if events > 0 {
+        return Ok(Located::new(Format::Events, dir));
     }
     if npy > 0 && pb == 0 {
         return Ok(Located::new(Format::Npz, dir));
@@ -225,7 +243,7 @@ fn detect_dir(dir: &Path) -> Result<Located> {
     }
     Err(Error::not_found(
         "no tensors here: looked for a SavedModel, a checkpoint (a `checkpoint` state file or \
-         a `*.index` file), `.npy` files and TensorProto `.pb` files",
+         a `*.index` file), TensorBoard event files, `.npy` files and TensorProto `.pb` files",
     )
     .with_path(dir.display()))
 }
@@ -237,6 +255,7 @@ fn count_files(
     index: &mut usize,
     npy: &mut usize,
     pb: &mut usize,
+    events: &mut usize,
     depth: usize,
 ) -> Result<()> {
     for item in fs::read_dir(dir).map_err(|e| Error::io(dir.display(), e))? {
@@ -248,8 +267,10 @@ fn count_files(
             // Bounded: a TensorProto directory's names nest, symlinks are
             // not followed (`file_type` does not follow them).
             if depth < 64 {
-                count_files(&item.path(), &mut 0, npy, pb, depth + 1)?;
+                count_files(&item.path(), &mut 0, npy, pb, events, depth + 1)?;
             }
+        } else if name.contains(".tfevents.") {
+            *events += 1;
         } else if name.ends_with(".index") {
             *index += 1;
         } else if name.ends_with(".npy") && depth == 0 {

@@ -37,6 +37,15 @@ pub enum Format {
     Npz,
     /// A `.safetensors` file.
     Safetensors,
+    /// Keras weights: `.weights.h5`, a `.keras` zip, a sharded
+    /// `.weights.json`, or a legacy Keras 2 `.h5` (feature `keras`).
+    Keras,
+    /// The `Const` nodes of a frozen `GraphDef` `.pb` (feature
+    /// `saved_model`); read only.
+    GraphDef,
+    /// A TensorBoard log directory or event file (feature `events`): one
+    /// series per run and tag; read only.
+    Events,
 }
 
 /// The facts of one format.
@@ -51,7 +60,7 @@ struct Row {
 
 /// Every format, once: a new format is one row here (and one arm in
 /// [`Format::row`], which the compiler checks is there).
-const ROWS: [&Row; 7] = [
+const ROWS: [&Row; 10] = [
     &CHECKPOINT,
     &TENSORPROTO,
     &TENSORPROTO_DIR,
@@ -59,6 +68,9 @@ const ROWS: [&Row; 7] = [
     &NPY,
     &NPZ,
     &SAFETENSORS,
+    &KERAS,
+    &GRAPH_DEF,
+    &EVENTS,
 ];
 
 const CHECKPOINT: Row = Row {
@@ -117,6 +129,30 @@ const SAFETENSORS: Row = Row {
     one_tensor: false,
     feature_on: cfg!(feature = "safetensors"),
 };
+const KERAS: Row = Row {
+    format: Format::Keras,
+    name: "keras",
+    extensions: &["h5", "keras", "hdf5"],
+    magic: &[b"\x89HDF\r\n\x1a\n"],
+    one_tensor: false,
+    feature_on: cfg!(feature = "keras"),
+};
+const GRAPH_DEF: Row = Row {
+    format: Format::GraphDef,
+    name: "graphdef",
+    extensions: &[],
+    magic: &[],
+    one_tensor: false,
+    feature_on: cfg!(feature = "saved_model"),
+};
+const EVENTS: Row = Row {
+    format: Format::Events,
+    name: "events",
+    extensions: &[],
+    magic: &[],
+    one_tensor: false,
+    feature_on: cfg!(feature = "events"),
+};
 
 impl Format {
     /// Every format, in a fixed order.
@@ -137,6 +173,9 @@ impl Format {
             Format::Npy => &NPY,
             Format::Npz => &NPZ,
             Format::Safetensors => &SAFETENSORS,
+            Format::Keras => &KERAS,
+            Format::GraphDef => &GRAPH_DEF,
+            Format::Events => &EVENTS,
         }
     }
 
@@ -204,7 +243,7 @@ impl Format {
     /// assert!(tftensor::io::Format::TensorProtoDir.can_write());
     /// ```
     pub fn can_write(self) -> bool {
-        self.row().feature_on
+        self.row().feature_on && !matches!(self, Format::GraphDef | Format::Events)
     }
 
     /// Whether a file of this format can hold a tensor of `dtype` so that
@@ -231,6 +270,8 @@ impl Format {
             Format::Npy | Format::Npz => crate::npy::can_hold(dtype),
             #[cfg(feature = "safetensors")]
             Format::Safetensors => crate::safetensors::can_hold(dtype),
+            #[cfg(feature = "keras")]
+            Format::Keras => crate::keras::can_hold(dtype),
             #[allow(unreachable_patterns)]
             _ => false,
         }

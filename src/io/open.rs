@@ -111,6 +111,12 @@ pub fn open_located(at: &Located, options: &OpenOptions) -> Result<Box<dyn Tenso
         Format::Npz => super::formats::npy::open_npz(path, options.npy_dtype)?,
         #[cfg(feature = "safetensors")]
         Format::Safetensors => Box::new(super::formats::safetensors::open(path, options.mmap)?),
+        #[cfg(feature = "keras")]
+        Format::Keras => Box::new(super::formats::keras::open(path)?),
+        #[cfg(feature = "saved_model")]
+        Format::GraphDef => Box::new(super::formats::graph_def::open(path)?),
+        #[cfg(feature = "events")]
+        Format::Events => Box::new(super::formats::events::open(path)?),
         #[allow(unreachable_patterns)]
         other => return Err(unsupported(other)),
     })
@@ -186,6 +192,8 @@ pub fn create_located(at: &Located) -> Result<Box<dyn TensorSink>> {
         Format::Safetensors => {
             Box::new(super::formats::safetensors::SafetensorsSink::create(path)?)
         }
+        #[cfg(feature = "keras")]
+        Format::Keras => Box::new(super::formats::keras::KerasSink::create(path)?),
         #[allow(unreachable_patterns)]
         other => return Err(unsupported(other)),
     })

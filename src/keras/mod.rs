@@ -37,6 +37,17 @@ use crate::tensor::Tensor;
 
 pub use writer::WeightsWriter;
 
+/// Whether a Keras weights file can hold `dtype`: the dtypes
+/// [`WeightsWriter`] stores as h5py does.
+///
+/// ```
+/// assert!(tftensor::keras::can_hold(tftensor::DataType::BFloat16));
+/// assert!(!tftensor::keras::can_hold(tftensor::DataType::String));
+/// ```
+pub fn can_hold(dtype: crate::DataType) -> bool {
+    crate::hdf5::writer_can_hold(dtype)
+}
+
 /// One tensor of a Keras file, described from headers alone.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KerasEntry {

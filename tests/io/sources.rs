@@ -156,3 +156,47 @@ fn io_errors_keep_their_io_error_as_source() {
     let io_source = source.downcast_ref::<tftensor::IoSource>().unwrap();
     assert_eq!(io_source.get().kind(), std::io::ErrorKind::NotFound);
 }
+
+#[test]
+fn keras_graphdef_and_events_are_sources_too() {
+    // Keras: .keras (a zip, told from an npz by its name), sharded
+    // manifests and .weights.h5 by HDF5's magic.
+    for file in ["seq.keras", "seq.weights.h5", "shard.weights.json", "k2.h5"] {
+        let p = data(&format!("keras/{file}"));
+        let mut src = io::open(&p).unwrap();
+        assert_eq!(src.format(), io::Format::Keras, "{file}");
+        let direct = tftensor::keras::KerasFile::open(&p).unwrap();
+        assert_eq!(src.entries().len(), direct.entries().len(), "{file}");
+        let name = direct.entries()[0].name.clone();
+        assert_eq!(src.read_named(&name).unwrap(), direct.read(&name).unwrap());
+    }
+    // A frozen GraphDef: its Const nodes, decoded when read.
+    let p = data("saved_model/frozen_v2.pb");
+    let mut src = io::open(&p).unwrap();
+    assert_eq!(src.format(), io::Format::GraphDef);
+    let consts = tftensor::saved_model::GraphConstants::open(&p).unwrap();
+    let first = &consts.entries()[0].name;
+    assert_eq!(src.read_named(first).unwrap(), consts.read(first).unwrap());
+    // A TensorBoard log directory: a series per run and tag, with steps.
+    let mut src = io::open(data("events/runs")).unwrap();
+    assert_eq!(src.format(), io::Format::Events);
+    let steps = src.read_named("train/metric/steps").unwrap();
+    let values = src.read_named("train/metric").unwrap();
+    assert_eq!(values.shape().dim_sizes()[0], steps.num_elements());
+}
+
+#[test]
+fn keras_sink_writes_what_keras_source_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.weights.h5");
+    let mut src = io::open(data("keras/seq.weights.h5")).unwrap();
+    let sink = io::create_as(&out).unwrap();
+    io::copy(src.as_mut(), sink, io::CopyOptions::default()).unwrap();
+    let mut back = io::open(&out).unwrap();
+    assert_eq!(back.entries(), src.entries());
+    for i in 0..src.entries().len() {
+        assert_eq!(back.read(i).unwrap(), src.read(i).unwrap());
+    }
+    // A .keras needs a config: refused, not written as bare HDF5.
+    assert!(io::create_as(dir.path().join("m.keras")).is_err());
+}

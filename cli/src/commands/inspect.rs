@@ -34,6 +34,10 @@ pub struct InspectArgs {
     /// Print JSON (one object) instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// For a SavedModel directory: print its signatures as TF's
+    /// `saved_model_cli show --all` does (up to "Concrete Functions").
+    #[arg(long)]
+    pub signatures: bool,
     /// The input's format, instead of detecting it.
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
@@ -149,6 +153,15 @@ fn glob_match(pat: &str, name: &str) -> bool {
 }
 
 fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
+    if args.signatures {
+        let text = tftensor::saved_model::SavedModel::open(path)
+            .and_then(|m| m.show_all())
+            .map_err(|e| crate::source::located(path, e))?;
+        let mut out = super::stdout();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
     let mut input = open(path, args.format, &args.read)?;
     let entries = input.entries().to_vec();
     let total: u64 = entries.iter().filter_map(|e| e.byte_len).sum();
@@ -198,7 +211,13 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     } else {
         writeln!(out, "{}: {}", path.display(), input.format())?;
         for (k, v) in &metadata {
-            writeln!(out, "metadata {k}: {v}")?;
+            // Long values (a Keras config) are cut here; --json has them whole.
+            match v.char_indices().nth(96) {
+                Some((cut, _)) => {
+                    writeln!(out, "metadata {k}: {}... ({} bytes)", &v[..cut], v.len())?
+                }
+                None => writeln!(out, "metadata {k}: {v}")?,
+            }
         }
         print_table(&mut out, &rows, args.stats)?;
     }

@@ -3,6 +3,12 @@
 
 #[cfg(feature = "checkpoint")]
 pub(crate) mod checkpoint;
+#[cfg(feature = "events")]
+pub(crate) mod events;
+#[cfg(feature = "saved_model")]
+pub(crate) mod graph_def;
+#[cfg(feature = "keras")]
+pub(crate) mod keras;
 #[cfg(feature = "npy")]
 pub(crate) mod npy;
 #[cfg(feature = "safetensors")]
