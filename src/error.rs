@@ -391,7 +391,8 @@ impl Error {
     }
 
     /// Sets the file of a located error ([`Error::InvalidFormat`],
-    /// [`Error::DataLoss`], [`Error::NotFound`]) unless it already has one;
+    /// [`Error::DataLoss`], [`Error::NotFound`], [`Error::OpaqueDtype`])
+    /// unless it already has one;
     /// other errors are returned as they are.
     ///
     /// ```
@@ -442,7 +443,8 @@ impl Error {
         match self {
             Error::InvalidFormat { at, .. }
             | Error::DataLoss { at, .. }
-            | Error::NotFound { at, .. } => Some(at),
+            | Error::NotFound { at, .. }
+            | Error::OpaqueDtype { at, .. } => Some(at),
             _ => None,
         }
     }
@@ -451,7 +453,8 @@ impl Error {
         match self {
             Error::InvalidFormat { at, .. }
             | Error::DataLoss { at, .. }
-            | Error::NotFound { at, .. } => Some(at),
+            | Error::NotFound { at, .. }
+            | Error::OpaqueDtype { at, .. } => Some(at),
             _ => None,
         }
     }

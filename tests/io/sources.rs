@@ -58,7 +58,13 @@ fn npz_is_listed_from_headers_without_reading_member_data() {
 #[test]
 fn opaque_npz_members_need_the_dtype_option() {
     let err = io::open(data("npy/arrays.npz")).err().unwrap();
-    assert!(err.to_string().contains("opaque"), "{err}");
+    assert!(matches!(err, Error::OpaqueDtype { .. }), "{err:?}");
+    // Its location is a field like any format error's (it was dropped).
+    assert!(
+        err.path().is_some_and(|p| p.contains("arrays.npz")),
+        "{err:?}"
+    );
+    assert_eq!(err.location().and_then(|at| at.key.as_deref()), Some("bf"));
     let opts = OpenOptions::default().with_npy_dtype(DataType::BFloat16);
     let mut src = io::open_as(data("npy/arrays.npz"), None, &opts).unwrap();
     let i = src.entries().iter().position(|e| e.name == "bf").unwrap();
