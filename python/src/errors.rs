@@ -23,7 +23,7 @@ pub(crate) fn to_py(err: Error) -> PyErr {
         Error::Io { .. } => PyOSError::new_err(msg),
         // The library's text names no API; this front names its own knob.
         Error::OpaqueDtype { .. } => PyValueError::new_err(format!(
-            "{msg}: pass npy_dtype=, e.g. npy_dtype=\"bfloat16\""
+            "{msg}: pass npy_dtype=, e.g. npy_dtype=\"bfloat16\" (dtype= to load_npy)"
         )),
         // The wrappers look names up only in files they read whole, so a
         // missing thing is a missing file (TF's NOT_FOUND).
