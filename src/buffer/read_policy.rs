@@ -74,6 +74,7 @@ impl ReadBuf {
     /// The whole buffer, writable while it is private.
     pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         match &mut self.inner {
+            // In bounds: the map is `len` rounded up to whole pages.
             Inner::Map(m, len) => m.get_mut(..*len).unwrap_or_default(),
             Inner::Vec(v) => v.as_mut_slice(),
         }
@@ -131,6 +132,7 @@ pub(crate) fn fill_chunked<R: Read + ?Sized>(
     for piece in dst.chunks_mut(chunk.max(1)) {
         let mut filled = 0;
         while filled < piece.len() {
+            // In bounds: filled < piece.len() (the loop's condition).
             let rest = piece.get_mut(filled..).unwrap_or_default();
             match r.read(rest) {
                 Ok(0) => break,
@@ -139,6 +141,7 @@ pub(crate) fn fill_chunked<R: Read + ?Sized>(
                 Err(e) => return Err(e),
             }
         }
+        // In bounds: filled <= piece.len().
         on_chunk(piece.get(..filled).unwrap_or_default());
         got += filled;
         if filled < piece.len() {

@@ -146,6 +146,7 @@ impl Decode<'_> {
     /// of `region` when the reader computed it while reading.
     pub(crate) fn pod(&self, region: Bytes, computed: Option<u32>, file: &str) -> Result<Tensor> {
         if self.verify {
+            // Not a fallback: without the reader's CRC, compute it here.
             let crc = computed.unwrap_or_else(|| crc32c::value(&region));
             self.check_crc(crc, file)?;
         }
@@ -283,11 +284,8 @@ impl Decode<'_> {
 
 /// Bool bytes must be 0 or 1, or the tensor could not be viewed as `bool`.
 pub(crate) fn check_bools(bytes: &[u8]) -> std::result::Result<(), String> {
-    match bytes.iter().position(|&b| b > 1) {
-        Some(i) => Err(format!(
-            "bool element {i} holds byte {}",
-            bytes.get(i).copied().unwrap_or(0)
-        )),
+    match bytes.iter().enumerate().find(|(_, &b)| b > 1) {
+        Some((i, b)) => Err(format!("bool element {i} holds byte {b}")),
         None => Ok(()),
     }
 }

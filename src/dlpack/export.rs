@@ -53,6 +53,7 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
         // Derived from `&mut`, so the consumer's writes are permitted.
         tensor.raw_bytes_mut()?.as_mut_ptr()
     } else {
+        // A tensor with a buffer has a data pointer; EMPTY is never read.
         tensor.data_ptr().unwrap_or(EMPTY.0.as_ptr()).cast_mut()
     };
     Ok((

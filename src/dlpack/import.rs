@@ -207,6 +207,7 @@ fn adopt(foreign: Foreign) -> Result<Tensor> {
             Tensor::from_buffer(dtype, shape, bytes)
         }
         Layout::Strided { low, high } => {
+            // Strided only when strides are given (NULL ones are compact).
             let strides = foreign.strides(&t, ndim)?.unwrap_or(&[]).to_vec();
             let dims = dims.to_vec();
             let span = high

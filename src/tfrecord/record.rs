@@ -247,6 +247,7 @@ impl<R: Read> RecordReader<R> {
             Some(rem) => rem.saturating_sub(HEADER_LEN as u64),
             None => MAX_PREALLOCATION as u64,
         };
+        // Beyond usize, reserve the cap; the buffer grows as bytes arrive.
         let reserve = usize::try_from(len.min(backed)).unwrap_or(MAX_PREALLOCATION);
         data.try_reserve_exact(reserve)
             .map_err(|_| Error::AllocationFailed { bytes: reserve })?;
@@ -312,6 +313,7 @@ impl<R: Read> RecordReader<R> {
         let room = buf.as_mut_slice().len().saturating_sub(start);
         let want = usize::try_from(len).map_or(room, |l| l.min(room));
         let mut crc = 0u32;
+        // In bounds: `want` is at most the room after `start`.
         let dst = buf
             .as_mut_slice()
             .get_mut(start..start + want)
@@ -492,13 +494,17 @@ fn read_full(r: &mut dyn BufRead, buf: &mut [u8]) -> io::Result<usize> {
     Ok(got)
 }
 
+/// Callers pass the bytes of a record header they read in full (4 here,
+/// 8 for `header_len`); a shorter slice cannot reach either.
 fn le_u32(b: &[u8]) -> u32 {
+    debug_assert!(b.len() >= 4);
     let mut a = [0u8; 4];
     a.copy_from_slice(b.get(..4).unwrap_or(&[0; 4]));
     u32::from_le_bytes(a)
 }
 
 fn header_len(b: &[u8]) -> [u8; 8] {
+    debug_assert!(b.len() >= 8);
     let mut a = [0u8; 8];
     a.copy_from_slice(b.get(..8).unwrap_or(&[0; 8]));
     a
