@@ -176,7 +176,7 @@ pub fn create_located(at: &Located) -> Result<Box<dyn TensorSink>> {
     let path = at.path.as_path();
     Ok(match at.format {
         #[cfg(feature = "checkpoint")]
-        Format::Checkpoint => Box::new(super::formats::checkpoint::CheckpointSink::create(path)?),
+        Format::Checkpoint => Box::new(super::formats::checkpoint::create(path)?),
         Format::TensorProto => Box::new(super::formats::tensorproto::FileSink::create(path)?),
         Format::TensorProtoDir => Box::new(super::formats::tensorproto::DirSink::create(path)?),
         #[cfg(feature = "tfrecord")]
@@ -193,7 +193,7 @@ pub fn create_located(at: &Located) -> Result<Box<dyn TensorSink>> {
             Box::new(super::formats::safetensors::SafetensorsSink::create(path)?)
         }
         #[cfg(feature = "keras")]
-        Format::Keras => Box::new(super::formats::keras::KerasSink::create(path)?),
+        Format::Keras => Box::new(super::formats::keras::create(path)?),
         #[allow(unreachable_patterns)]
         other => return Err(unsupported(other)),
     })

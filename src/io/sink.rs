@@ -35,3 +35,41 @@ pub trait TensorSink: Send {
     /// Completes the output and moves it to its final name.
     fn finish(self: Box<Self>) -> Result<()>;
 }
+
+/// What a [`Written`] sink needs from a format's own atomic writer.
+#[cfg(any(feature = "checkpoint", feature = "keras"))]
+pub(crate) trait WriteEntry: Send {
+    /// Adds one tensor.
+    fn write_entry(&mut self, name: &str, tensor: &Tensor) -> Result<()>;
+
+    /// Completes the output under its final name.
+    fn finish_all(self) -> Result<()>;
+}
+
+/// A sink over a format writer that is atomic itself (it writes under a
+/// temporary name and renames at the end); errors get the path and the
+/// tensor's name as fields here, once for every format.
+#[cfg(any(feature = "checkpoint", feature = "keras"))]
+pub(crate) struct Written<W> {
+    pub(crate) format: super::format::Format,
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) writer: W,
+}
+
+#[cfg(any(feature = "checkpoint", feature = "keras"))]
+impl<W: WriteEntry> TensorSink for Written<W> {
+    fn format(&self) -> super::format::Format {
+        self.format
+    }
+
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        self.writer
+            .write_entry(name, tensor)
+            .map_err(|e| e.with_path(self.path.display()).with_key(name))
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        let shown = self.path.display().to_string();
+        self.writer.finish_all().map_err(|e| e.with_path(shown))
+    }
+}

@@ -182,6 +182,55 @@ impl TensorSource for InMemory {
     }
 }
 
+/// What a [`Listed`] source needs from its format: reading one entry.
+pub(crate) trait ReadEntry: Send {
+    /// Reads entry `index` (`entry` is its listing).
+    fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor>;
+
+    /// As [`TensorSource::metadata`].
+    fn metadata(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// A source listed up front and read one entry at a time by its format's
+/// reader `R`; errors get the path and the entry's name as fields here, once
+/// for every format.
+pub(crate) struct Listed<R> {
+    pub(crate) format: Format,
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) reader: R,
+}
+
+impl<R: ReadEntry> TensorSource for Listed<R> {
+    fn format(&self) -> Format {
+        self.format
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    fn read(&mut self, index: usize) -> Result<Tensor> {
+        let e = self
+            .entries
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
+        self.reader
+            .read_entry(index, e)
+            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+    }
+
+    fn metadata(&self) -> Vec<(String, String)> {
+        self.reader.metadata()
+    }
+}
+
 /// The error for an index past the entries.
 pub(crate) fn no_index(index: usize, path: &Path) -> Error {
     Error::not_found(format!("no tensor number {index}")).with_path(path.display())

@@ -1,24 +1,25 @@
 //! TensorFlow checkpoints (tensor bundles) as a source and a sink.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::checkpoint::{BundleReader, BundleWriter};
 use crate::error::Result;
 use crate::io::format::Format;
-use crate::io::sink::TensorSink;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::sink::{WriteEntry, Written};
+use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::tensor::Tensor;
 
-/// A checkpoint's full tensors, in TF's key order (partitioned variables
-/// assembled; slice entries not listed, as `tf.train.list_variables`).
-pub(crate) struct Checkpoint {
-    path: PathBuf,
-    reader: BundleReader,
-    entries: Vec<Entry>,
+/// Reads a checkpoint's tensors by key.
+impl ReadEntry for BundleReader {
+    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
+        self.get(&entry.name)
+    }
 }
 
-/// Opens the bundle at `prefix` and lists it from its index.
-pub(crate) fn open(prefix: &Path, mmap: bool) -> Result<Checkpoint> {
+/// Opens the bundle at `prefix` and lists its full tensors from the index,
+/// in TF's key order (partitioned variables assembled; slice entries not
+/// listed, as `tf.train.list_variables`).
+pub(crate) fn open(prefix: &Path, mmap: bool) -> Result<Listed<BundleReader>> {
     let shown = prefix.display();
     let reader = if mmap {
         // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the caller's
@@ -37,67 +38,31 @@ pub(crate) fn open(prefix: &Path, mmap: bool) -> Result<Checkpoint> {
             Ok(Entry::new(key, dtype, shape))
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(Checkpoint {
+    Ok(Listed {
+        format: Format::Checkpoint,
         path: prefix.to_path_buf(),
-        reader,
         entries,
+        reader,
     })
 }
 
-impl TensorSource for Checkpoint {
-    fn format(&self) -> Format {
-        Format::Checkpoint
+/// `BundleWriter` writes the data under a temporary name and the `.index`
+/// last, so the checkpoint exists under its prefix only once complete.
+impl WriteEntry for BundleWriter {
+    fn write_entry(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        self.add(name, tensor)
     }
 
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self
-            .entries
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
-        self.reader
-            .get(&e.name)
-            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+    fn finish_all(self) -> Result<()> {
+        self.finish()
     }
 }
 
-/// Writes a bundle. `BundleWriter` itself writes the data under a
-/// temporary name and the `.index` last, so the checkpoint exists under
-/// its prefix only once complete.
-pub(crate) struct CheckpointSink {
-    path: PathBuf,
-    writer: BundleWriter,
-}
-
-impl CheckpointSink {
-    pub(crate) fn create(prefix: &Path) -> Result<CheckpointSink> {
-        Ok(CheckpointSink {
-            path: prefix.to_path_buf(),
-            writer: BundleWriter::new(prefix)?,
-        })
-    }
-}
-
-impl TensorSink for CheckpointSink {
-    fn format(&self) -> Format {
-        Format::Checkpoint
-    }
-
-    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        self.writer
-            .add(name, tensor)
-            .map_err(|e| e.with_path(self.path.display()).with_key(name))
-    }
-
-    fn finish(self: Box<Self>) -> Result<()> {
-        let shown = self.path.display().to_string();
-        self.writer.finish().map_err(|e| e.with_path(shown))
-    }
+/// Starts a bundle at `prefix`.
+pub(crate) fn create(prefix: &Path) -> Result<Written<BundleWriter>> {
+    Ok(Written {
+        format: Format::Checkpoint,
+        path: prefix.to_path_buf(),
+        writer: BundleWriter::new(prefix)?,
+    })
 }

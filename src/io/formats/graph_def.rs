@@ -1,23 +1,23 @@
 //! The constants of a frozen `GraphDef` (`*.pb`) as a source: one entry
 //! per `Const` node, decoded when read.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::Result;
 use crate::io::format::Format;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::saved_model::GraphConstants;
 use crate::tensor::Tensor;
 
-pub(crate) struct GraphDef {
-    path: PathBuf,
-    constants: GraphConstants,
-    entries: Vec<Entry>,
+impl ReadEntry for GraphConstants {
+    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
+        self.read(&entry.name)
+    }
 }
 
-pub(crate) fn open(path: &Path) -> Result<GraphDef> {
-    let constants = GraphConstants::open(path)?;
-    let entries = constants
+pub(crate) fn open(path: &Path) -> Result<Listed<GraphConstants>> {
+    let reader = GraphConstants::open(path)?;
+    let entries = reader
         .entries()
         .iter()
         .map(|c| {
@@ -26,33 +26,10 @@ pub(crate) fn open(path: &Path) -> Result<GraphDef> {
             entry
         })
         .collect();
-    Ok(GraphDef {
+    Ok(Listed {
+        format: Format::GraphDef,
         path: path.to_path_buf(),
-        constants,
         entries,
+        reader,
     })
-}
-
-impl TensorSource for GraphDef {
-    fn format(&self) -> Format {
-        Format::GraphDef
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self
-            .entries
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
-        self.constants
-            .read(&e.name)
-            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
-    }
 }

@@ -1,25 +1,29 @@
 //! Keras weight files (`.weights.h5`, `.keras`, sharded `.weights.json`,
 //! legacy `.h5`) as a source, and `.weights.h5` as a sink.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::Result;
 use crate::io::format::Format;
-use crate::io::sink::TensorSink;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::sink::{WriteEntry, Written};
+use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::keras::{KerasFile, WeightsWriter};
 use crate::tensor::Tensor;
 
-/// A Keras file, listed from its HDF5 headers.
-pub(crate) struct Keras {
-    path: PathBuf,
-    file: KerasFile,
-    entries: Vec<Entry>,
+impl ReadEntry for KerasFile {
+    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+        self.read_index(index)
+    }
+
+    fn metadata(&self) -> Vec<(String, String)> {
+        KerasFile::metadata(self)
+    }
 }
 
-pub(crate) fn open(path: &Path) -> Result<Keras> {
-    let file = KerasFile::open(path)?;
-    let entries = file
+/// A Keras file, listed from its HDF5 headers.
+pub(crate) fn open(path: &Path) -> Result<Listed<KerasFile>> {
+    let reader = KerasFile::open(path)?;
+    let entries = reader
         .entries()
         .iter()
         .map(|e| {
@@ -28,77 +32,40 @@ pub(crate) fn open(path: &Path) -> Result<Keras> {
             entry
         })
         .collect();
-    Ok(Keras {
+    Ok(Listed {
+        format: Format::Keras,
         path: path.to_path_buf(),
-        file,
         entries,
+        reader,
     })
 }
 
-impl TensorSource for Keras {
-    fn format(&self) -> Format {
-        Format::Keras
+/// `WeightsWriter` writes a `.weights.h5` in the layout h5py writes (names
+/// such as `layers/dense/vars/0` become groups and datasets) under a
+/// temporary name, renamed when finished.
+impl WriteEntry for WeightsWriter {
+    fn write_entry(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        self.add(name, tensor)
     }
 
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self
-            .entries
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
-        self.file
-            .read_index(index)
-            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
-    }
-
-    fn metadata(&self) -> Vec<(String, String)> {
-        self.file.metadata()
+    fn finish_all(self) -> Result<()> {
+        self.finish()
     }
 }
 
-/// Writes a `.weights.h5` in the layout h5py writes (names such as
-/// `layers/dense/vars/0` become groups and datasets).
-pub(crate) struct KerasSink {
-    path: PathBuf,
-    writer: WeightsWriter,
-}
-
-impl KerasSink {
-    pub(crate) fn create(path: &Path) -> Result<KerasSink> {
-        if path.extension().is_some_and(|e| e == "keras") {
-            return Err(crate::Error::InvalidArgument(format!(
-                "{}: a .keras archive needs the model's config.json; write a .weights.h5 \
-                 (or use keras::WeightsWriter::create_keras with a config)",
-                path.display()
-            )));
-        }
-        Ok(KerasSink {
-            path: path.to_path_buf(),
-            writer: WeightsWriter::create(path)?,
-        })
+/// Starts a `.weights.h5` at `path`; a `.keras` name is refused (it needs
+/// the model's config).
+pub(crate) fn create(path: &Path) -> Result<Written<WeightsWriter>> {
+    if path.extension().is_some_and(|e| e == "keras") {
+        return Err(crate::Error::InvalidArgument(format!(
+            "{}: a .keras archive needs the model's config.json; write a .weights.h5 \
+             (or use keras::WeightsWriter::create_keras with a config)",
+            path.display()
+        )));
     }
-}
-
-impl TensorSink for KerasSink {
-    fn format(&self) -> Format {
-        Format::Keras
-    }
-
-    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        self.writer
-            .add(name, tensor)
-            .map_err(|e| e.with_path(self.path.display()).with_key(name))
-    }
-
-    fn finish(self: Box<Self>) -> Result<()> {
-        let shown = self.path.display().to_string();
-        self.writer.finish().map_err(|e| e.with_path(shown))
-    }
+    Ok(Written {
+        format: Format::Keras,
+        path: path.to_path_buf(),
+        writer: WeightsWriter::create(path)?,
+    })
 }

@@ -13,29 +13,38 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
 use crate::npy::{read_npy, read_npy_as, read_npy_header, write_npy_to, NpzReader, NpzWriter};
 use crate::tensor::Tensor;
 
-/// `.npy` files: one, or every one of a directory, listed from their headers.
+/// `.npy` files: one, or every one of a directory, each read whole.
 pub(crate) struct NpyFiles {
-    path: PathBuf,
-    format: Format,
     as_dtype: Option<DataType>,
-    entries: Vec<Entry>,
     files: Vec<PathBuf>,
 }
 
-fn read_one(file: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
-    match as_dtype {
-        Some(dt) => read_npy(file).or_else(|_| read_npy_as(file, dt)),
-        None => read_npy(file),
+impl ReadEntry for NpyFiles {
+    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+        let file = self
+            .files
+            .get(index)
+            .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
+        match self.as_dtype {
+            Some(dt) => read_npy(file).or_else(|_| read_npy_as(file, dt)),
+            None => read_npy(file),
+        }
     }
 }
 
-fn list(files: &[PathBuf], as_dtype: Option<DataType>) -> Result<Vec<Entry>> {
-    files
+/// The files' entries, from their headers.
+fn listed(
+    path: &Path,
+    format: Format,
+    files: Vec<PathBuf>,
+    as_dtype: Option<DataType>,
+) -> Result<Listed<NpyFiles>> {
+    let entries = files
         .iter()
         .map(|f| {
             let (dtype, shape) = read_npy_header(f, None).or_else(|e| match as_dtype {
@@ -44,25 +53,24 @@ fn list(files: &[PathBuf], as_dtype: Option<DataType>) -> Result<Vec<Entry>> {
             })?;
             Ok(Entry::new(stem(f), dtype, shape))
         })
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Listed {
+        format,
+        path: path.to_path_buf(),
+        entries,
+        reader: NpyFiles { as_dtype, files },
+    })
 }
 
 /// One `.npy` file.
-pub(crate) fn open_npy(path: &Path, as_dtype: Option<DataType>) -> Result<NpyFiles> {
-    let files = vec![path.to_path_buf()];
-    Ok(NpyFiles {
-        path: path.to_path_buf(),
-        format: Format::Npy,
-        as_dtype,
-        entries: list(&files, as_dtype)?,
-        files,
-    })
+pub(crate) fn open_npy(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<NpyFiles>> {
+    listed(path, Format::Npy, vec![path.to_path_buf()], as_dtype)
 }
 
 /// An `.npz` archive, or a directory of `.npy` files.
 pub(crate) fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dyn TensorSource>> {
     if !path.is_dir() {
-        return Ok(Box::new(Npz::open(path, as_dtype)?));
+        return Ok(Box::new(open_archive(path, as_dtype)?));
     }
     let mut files = Vec::new();
     let io = |e| Error::io(path.display(), e);
@@ -73,97 +81,49 @@ pub(crate) fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dy
         }
     }
     files.sort();
-    Ok(Box::new(NpyFiles {
-        path: path.to_path_buf(),
-        format: Format::Npz,
-        as_dtype,
-        entries: list(&files, as_dtype)?,
-        files,
-    }))
+    Ok(Box::new(listed(path, Format::Npz, files, as_dtype)?))
 }
 
-impl TensorSource for NpyFiles {
-    fn format(&self) -> Format {
-        self.format
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let file = self
-            .files
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
-        read_one(file, self.as_dtype)
-    }
-}
-
-/// A `.npz` archive, listed from the zip directory and each member's
-/// `.npy` header.
+/// An `.npz` archive's members, read one at a time.
 pub(crate) struct Npz {
-    path: PathBuf,
     reader: NpzReader,
     as_dtype: Option<DataType>,
-    entries: Vec<Entry>,
 }
 
-impl Npz {
-    fn open(path: &Path, as_dtype: Option<DataType>) -> Result<Npz> {
-        let mut reader = NpzReader::open(path)?;
-        let names: Vec<String> = reader.names().map(str::to_string).collect();
-        let mut entries = Vec::with_capacity(names.len());
-        for name in names {
-            let (dtype, shape) = reader
-                .dtype_and_shape(&name, None)
-                .or_else(|e| match as_dtype {
-                    Some(dt) => reader.dtype_and_shape(&name, Some(dt)),
-                    None => Err(e),
-                })
-                .map_err(|e| e.with_key(&name))?;
-            entries.push(Entry::new(name, dtype, shape));
-        }
-        Ok(Npz {
-            path: path.to_path_buf(),
-            reader,
-            as_dtype,
-            entries,
-        })
-    }
-}
-
-impl TensorSource for Npz {
-    fn format(&self) -> Format {
-        Format::Npz
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self
-            .entries
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
+impl ReadEntry for Npz {
+    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
         match self.as_dtype {
             Some(dt) => self
                 .reader
-                .get(&e.name)
-                .or_else(|_| self.reader.get_as(&e.name, dt)),
-            None => self.reader.get(&e.name),
+                .get(&entry.name)
+                .or_else(|_| self.reader.get_as(&entry.name, dt)),
+            None => self.reader.get(&entry.name),
         }
-        .map_err(|err| err.with_key(&e.name))
     }
+}
+
+/// An `.npz` archive, listed from the zip directory and each member's
+/// `.npy` header.
+fn open_archive(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<Npz>> {
+    let mut reader = NpzReader::open(path)?;
+    let names: Vec<String> = reader.names().map(str::to_string).collect();
+    let mut entries = Vec::with_capacity(names.len());
+    for name in names {
+        let (dtype, shape) = reader
+            .dtype_and_shape(&name, None)
+            .or_else(|e| match as_dtype {
+                Some(dt) => reader.dtype_and_shape(&name, Some(dt)),
+                None => Err(e),
+            })
+            .map_err(|e| e.with_key(&name))?;
+        entries.push(Entry::new(name, dtype, shape));
+    }
+    Ok(Listed {
+        format: Format::Npz,
+        path: path.to_path_buf(),
+        entries,
+        reader: Npz { reader, as_dtype },
+    })
 }
 
 /// NumPy drops trailing NUL bytes of `S` strings: refuse what would lose

@@ -5,51 +5,46 @@ use std::path::{Path, PathBuf};
 use crate::error::Result;
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::io::staged::StagedFile;
-use crate::safetensors::{self as st, Header};
+use crate::safetensors as st;
 use crate::tensor::Tensor;
 
-/// A `.safetensors` file: listed from its header; read whole (or mapped)
-/// on the first read.
+/// A `.safetensors` file's tensors: read whole (or mapped) on the first
+/// read, then handed out by clone.
 pub(crate) struct Safetensors {
     path: PathBuf,
     mmap: bool,
-    header: Header,
-    entries: Vec<Entry>,
+    metadata: Vec<(String, String)>,
+    names: Vec<String>,
     loaded: Option<Vec<Tensor>>,
 }
 
-pub(crate) fn open(path: &Path, mmap: bool) -> Result<Safetensors> {
+/// Lists the file from its header alone.
+pub(crate) fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
     let header = st::read_header(path)?;
-    let entries = header
+    let entries: Vec<Entry> = header
         .tensors
         .iter()
         .map(|t| Entry::new(t.name.clone(), t.dtype, t.shape.clone()))
         .collect();
-    Ok(Safetensors {
+    let names = entries.iter().map(|e| e.name.clone()).collect();
+    Ok(Listed {
+        format: Format::Safetensors,
         path: path.to_path_buf(),
-        mmap,
-        header,
         entries,
-        loaded: None,
+        reader: Safetensors {
+            path: path.to_path_buf(),
+            mmap,
+            metadata: header.metadata,
+            names,
+            loaded: None,
+        },
     })
 }
 
-impl TensorSource for Safetensors {
-    fn format(&self) -> Format {
-        Format::Safetensors
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
+impl ReadEntry for Safetensors {
+    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
         if self.loaded.is_none() {
             let all = if self.mmap {
                 // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the
@@ -60,14 +55,10 @@ impl TensorSource for Safetensors {
             }?;
             // `load` gives file order, as the header listing does; a
             // mismatch means the file changed since it was listed.
-            let same = all.len() == self.entries.len()
-                && all
-                    .iter()
-                    .zip(&self.entries)
-                    .all(|((n, _), e)| *n == e.name);
+            let same = all.len() == self.names.len()
+                && all.iter().zip(&self.names).all(|((n, _), name)| n == name);
             if !same {
-                return Err(crate::Error::data_loss("changed while being read")
-                    .with_path(self.path.display()));
+                return Err(crate::Error::data_loss("changed while being read"));
             }
             self.loaded = Some(all.into_iter().map(|(_, t)| t).collect());
         }
@@ -75,11 +66,11 @@ impl TensorSource for Safetensors {
             .as_ref()
             .and_then(|all| all.get(index))
             .cloned()
-            .ok_or_else(|| no_index(index, &self.path))
+            .ok_or_else(|| crate::Error::not_found(format!("no tensor number {index}")))
     }
 
     fn metadata(&self) -> Vec<(String, String)> {
-        self.header.metadata.clone()
+        self.metadata.clone()
     }
 }
 

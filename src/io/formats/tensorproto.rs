@@ -13,7 +13,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
-use crate::io::source::{no_index, Entry, TensorSource};
+use crate::io::source::{Entry, InMemory, Listed, ReadEntry};
 use crate::io::staged::{StagedDir, StagedFile};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
@@ -71,20 +71,13 @@ fn header(path: &Path, bytes: Bytes) -> Result<(DataType, TensorShape)> {
 }
 
 /// A file holding one TensorProto; its tensor is named by the file's stem.
-pub(crate) struct ProtoFile {
-    path: PathBuf,
-    entries: Vec<Entry>,
-    tensor: Tensor,
-}
-
-/// Reads and decodes the file.
-pub(crate) fn open_file(path: &Path) -> Result<ProtoFile> {
+pub(crate) fn open_file(path: &Path) -> Result<InMemory> {
     let tensor = decode(path, read_file(path)?)?;
-    Ok(ProtoFile {
-        path: path.to_path_buf(),
-        entries: vec![Entry::of(stem(path), &tensor)],
-        tensor,
-    })
+    Ok(InMemory::new(
+        Format::TensorProto,
+        path,
+        [(stem(path), tensor)],
+    ))
 }
 
 /// A file's name without its ending: the name of its one tensor.
@@ -95,37 +88,28 @@ pub(crate) fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-impl TensorSource for ProtoFile {
-    fn format(&self) -> Format {
-        Format::TensorProto
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        match index {
-            0 => Ok(self.tensor.clone()),
-            _ => Err(no_index(index, &self.path)),
-        }
-    }
-}
-
-/// A directory of TensorProto files, listed in name order.
-pub(crate) struct ProtoDir {
-    path: PathBuf,
-    entries: Vec<Entry>,
+/// The files of a TensorProto directory, decoded when read.
+pub(crate) struct ProtoFiles {
     files: Vec<PathBuf>,
 }
 
+impl ReadEntry for ProtoFiles {
+    fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor> {
+        let file = self
+            .files
+            .get(index)
+            .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
+        let tensor = decode(file, read_file(file)?)?;
+        if tensor.dtype() != entry.dtype || tensor.shape() != &entry.shape {
+            return Err(Error::data_loss("changed while being read").with_path(file.display()));
+        }
+        Ok(tensor)
+    }
+}
+
 /// Lists every `*.pb` file under `dir` (not following directory symlinks)
-/// and reads each one's dtype and shape.
-pub(crate) fn open_dir(dir: &Path) -> Result<ProtoDir> {
+/// and reads each one's dtype and shape, in name order.
+pub(crate) fn open_dir(dir: &Path) -> Result<Listed<ProtoFiles>> {
     let mut found = Vec::new();
     walk(dir, dir, &mut found)?;
     found.sort();
@@ -136,10 +120,11 @@ pub(crate) fn open_dir(dir: &Path) -> Result<ProtoDir> {
         entries.push(Entry::new(name, dtype, shape));
         files.push(file);
     }
-    Ok(ProtoDir {
+    Ok(Listed {
+        format: Format::TensorProtoDir,
         path: dir.to_path_buf(),
         entries,
-        files,
+        reader: ProtoFiles { files },
     })
 }
 
@@ -175,31 +160,6 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(
         }
     }
     Ok(())
-}
-
-impl TensorSource for ProtoDir {
-    fn format(&self) -> Format {
-        Format::TensorProtoDir
-    }
-
-    fn path(&self) -> &Path {
-        &self.path
-    }
-
-    fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    fn read(&mut self, index: usize) -> Result<Tensor> {
-        let (Some(entry), Some(file)) = (self.entries.get(index), self.files.get(index)) else {
-            return Err(no_index(index, &self.path));
-        };
-        let tensor = decode(file, read_file(file)?)?;
-        if tensor.dtype() != entry.dtype || tensor.shape() != &entry.shape {
-            return Err(Error::data_loss("changed while being read").with_path(file.display()));
-        }
-        Ok(tensor)
-    }
 }
 
 /// Writes the one tensor of a TensorProto file.
