@@ -55,18 +55,34 @@ pub struct CopyOptions<'a> {
 
 impl<'a> CopyOptions<'a> {
     /// Selects tensors by name.
+    ///
+    /// ```
+    /// let opts = tftensor::io::CopyOptions::default().only(["w", "b"]);
+    /// assert_eq!(opts.only, ["w", "b"]);
+    /// ```
     pub fn only<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
         self.only = names.into_iter().map(Into::into).collect();
         self
     }
 
     /// Skips tensors the output cannot hold.
+    ///
+    /// ```
+    /// assert!(tftensor::io::CopyOptions::default().skip_unsupported(true).skip_unsupported);
+    /// ```
     pub fn skip_unsupported(mut self, skip: bool) -> Self {
         self.skip_unsupported = skip;
         self
     }
 
     /// Reports progress to `on`.
+    ///
+    /// ```
+    /// let mut events = 0;
+    /// let mut on = |_: &tftensor::io::CopyEvent<'_>| events += 1;
+    /// let opts = tftensor::io::CopyOptions::default().progress(&mut on);
+    /// assert!(opts.progress.is_some());
+    /// ```
     pub fn progress(mut self, on: &'a mut dyn FnMut(&CopyEvent<'_>)) -> Self {
         self.progress = Some(on);
         self

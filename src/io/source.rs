@@ -126,6 +126,12 @@ pub struct InMemory {
 
 impl InMemory {
     /// The tensors in order, with their names.
+    ///
+    /// ```
+    /// use tftensor::io::{Format, InMemory, TensorSource};
+    /// let src = InMemory::new(Format::Npz, "mem", [("x".to_string(), tftensor::Tensor::from(2u8))]);
+    /// assert_eq!(src.entries()[0].name, "x");
+    /// ```
     pub fn new(
         format: Format,
         path: impl Into<std::path::PathBuf>,
@@ -256,6 +262,14 @@ pub struct OpenOptions {
 
 impl OpenOptions {
     /// Reads opaque NumPy arrays as `dtype`.
+    ///
+    /// ```
+    /// use tftensor::{io::OpenOptions, DataType};
+    /// let opts = OpenOptions::default().with_npy_dtype(DataType::BFloat16);
+    /// let src = tftensor::io::open_as("tests/data/npy/arrays.npz", None, &opts)?;
+    /// assert!(src.entries().iter().any(|e| e.dtype == DataType::BFloat16));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
     pub fn with_npy_dtype(mut self, dtype: DataType) -> OpenOptions {
         self.npy_dtype = Some(dtype);
         self
