@@ -44,17 +44,11 @@ pub fn open(
         // modified or truncated while this process runs.
         opts = unsafe { opts.with_mmap() };
     }
-    let source = match (format, io::detect(path)) {
-        (None, Err(e)) => Err(e),
-        (Some(f), Ok(at)) if at.format != f => io::open_as(path, Some(f), &opts),
-        (Some(f), Err(_)) => io::open_as(path, Some(f), &opts),
-        (_, Ok(at)) => {
-            if let Some(note) = &at.note {
-                eprintln!("tftensor: note: {note}");
-            }
-            io::open_located(&at, &opts)
-        }
-    };
+    let at = io::locate(path, format).map_err(|e| located(path, e))?;
+    if let Some(note) = &at.note {
+        eprintln!("tftensor: note: {note}");
+    }
+    let source = io::open_located(&at, &opts);
     source.map_err(|e| located(path, e))
 }
 

@@ -139,6 +139,7 @@ impl ListColumn {
                 0
             },
             data: if self.kind == Some(Kind::Bytes) {
+                // Offsets are built here from lengths, so never negative.
                 self.bin_offsets
                     .get(self.committed())
                     .map_or(0, |&o| usize::try_from(o).unwrap_or(0))

@@ -249,7 +249,7 @@ fn fixed_len(
                 offsets,
                 take,
                 src,
-                d.unwrap_or(&[]),
+                d.unwrap_or(&[]), // "none": no row needs it (checked above)
             )))
         }
         DataType::Float => {
@@ -259,7 +259,7 @@ fn fixed_len(
                 offsets,
                 take,
                 src,
-                d.unwrap_or(&[]),
+                d.unwrap_or(&[]), // "none": no row needs it (checked above)
             )))
         }
         _ => {

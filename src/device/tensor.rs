@@ -196,6 +196,7 @@ impl DeviceTensor {
         let inner = &self.inner;
         let dl = dlpack::dl_data_type(inner.dtype)?;
         if let Some(ready) = inner.ready {
+            // DLPack: no stream from the consumer means the legacy default stream (1).
             let consumer = Stream::from_dlpack(stream.unwrap_or(1));
             if ready != consumer {
                 let driver = Driver::get()?;

@@ -213,6 +213,7 @@ fn migrated_metadata(
             display_name
         }
         .to_owned(),
+        // As data_compat.py: no old metadata, an empty description.
         summary_description: old
             .map(|m| m.summary_description.clone())
             .unwrap_or_default(),

@@ -357,6 +357,7 @@ fn now() -> f64 {
 /// The host name, as `gethostname` gives it on Linux; `localhost` where
 /// the system does not say (it only names the file).
 fn hostname() -> String {
+    // Only the file name uses the host, as TF falls back too.
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .or_else(|| std::env::var("HOSTNAME").ok())

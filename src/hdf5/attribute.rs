@@ -36,12 +36,14 @@ pub(crate) fn parse(src: &Source, body: &[u8]) -> Result<(String, AttrValue)> {
     }
     let pad = |n: usize| if version == 1 { (n + 7) & !7 } else { n };
     let name_bytes = c.bytes(pad(name_len))?;
+    // In bounds: `name_bytes` holds at least `name_len` bytes (its NUL dropped).
     let name = name_bytes
         .get(..name_len.saturating_sub(1))
         .unwrap_or_default();
     let name = String::from_utf8_lossy(name).into_owned();
     let type_bytes = c.bytes(pad(type_len))?;
     let space_bytes = c.bytes(pad(space_len))?;
+    // In bounds: the cursor only advanced over `body`.
     let data = body.get(c.pos()..).unwrap_or_default();
     let value = match (
         datatype::parse(&mut Cursor::new(type_bytes, "an attribute datatype")),

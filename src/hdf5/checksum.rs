@@ -57,6 +57,7 @@ pub(crate) fn lookup3(data: &[u8]) -> u32 {
     let mut k = data;
     while k.len() > 12 {
         a = a.wrapping_add(word(k));
+        // In bounds: the loop runs while more than 12 bytes are left.
         b = b.wrapping_add(word(k.get(4..).unwrap_or_default()));
         c = c.wrapping_add(word(k.get(8..).unwrap_or_default()));
         mix(&mut a, &mut b, &mut c);

@@ -42,6 +42,7 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
     let (class, version) = (cv & 0x0f, cv >> 4);
     let bits = c.bytes(3)?;
     let (b0, b1) = (
+        // In bounds: `bits` holds the 3 bytes just read.
         bits.first().copied().unwrap_or(0),
         bits.get(1).copied().unwrap_or(0),
     );

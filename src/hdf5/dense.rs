@@ -46,6 +46,7 @@ pub(crate) fn objects(src: &Source, fheap: u64, names: u64, path: &str) -> Resul
                 )));
             }
             checksum::verify(&node, len - 4, "a v2 B-tree internal node")?;
+            // In bounds: `node` was read at `len` >= 10 bytes.
             let body = node.get(6..len - 4).unwrap_or_default();
             let (recs, ptrs) = body.split_at((nrec * record).min(body.len()));
             records.extend(recs.chunks(record).map(<[u8]>::to_vec));
@@ -67,6 +68,7 @@ pub(crate) fn objects(src: &Source, fheap: u64, names: u64, path: &str) -> Resul
             )))
         }
     }
+    // In bounds: records are at least 5 bytes (checked).
     records
         .iter()
         .map(|r| heap.object(src, r.get(4..).unwrap_or_default()))
@@ -82,6 +84,7 @@ fn leaf(src: &Source, addr: u64, nrec: usize, record: usize, out: &mut Vec<Vec<u
         )));
     }
     checksum::verify(&node, len - 4, "a v2 B-tree leaf")?;
+    // In bounds: `node` was read at `len` >= 10 bytes.
     let recs = node.get(6..len - 4).unwrap_or_default();
     out.extend(recs.chunks(record).map(<[u8]>::to_vec));
     Ok(())
@@ -210,7 +213,10 @@ impl FractalHeap {
     }
 
     fn object(&self, src: &Source, id: &[u8]) -> Result<Vec<u8>> {
-        let mut c = Cursor::new(id.get(..self.id_len).unwrap_or(id), "a heap id");
+        let id = id
+            .get(..self.id_len)
+            .ok_or_else(|| invalid("a fractal heap id shorter than the heap's id length"))?;
+        let mut c = Cursor::new(id, "a heap id");
         if (c.u8()? >> 4) & 3 != 0 {
             return Err(unsupported("huge or tiny fractal heap objects"));
         }

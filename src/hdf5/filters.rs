@@ -45,6 +45,7 @@ pub(crate) fn parse(body: &[u8]) -> Result<Vec<Filter>> {
             c.skip(4)?;
         }
         if !matches!(id, 1..=3) {
+            // `split` always yields a first piece.
             let name = String::from_utf8_lossy(name.split(|&b| b == 0).next().unwrap_or_default());
             return Err(unsupported(format!("filter {id} ({name})")));
         }
@@ -128,6 +129,7 @@ fn fletcher32_check(mut data: Vec<u8>) -> Result<Vec<u8>> {
         .len()
         .checked_sub(4)
         .ok_or_else(|| data_loss("fletcher32: chunk shorter than its checksum"))?;
+    // In bounds: n = len - 4, checked above.
     let stored = data
         .get(n..)
         .map(|s| s.iter().rev().fold(0u32, |a, &b| (a << 8) | u32::from(b)))

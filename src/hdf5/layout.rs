@@ -200,6 +200,7 @@ fn fixed_array(
     let grid = grid(shape, dims)?;
     let full = dims.iter().product::<u64>();
     let mut out = Vec::new();
+    // In bounds: the block was read at its full length, at least 18 bytes.
     for (i, e) in block
         .get(14..block.len() - 4)
         .unwrap_or_default()

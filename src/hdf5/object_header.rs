@@ -152,6 +152,7 @@ fn read_v2(src: &Source, addr: u64) -> Result<Vec<Message>> {
             )));
         }
         checksum::verify(&block, n, "an object header chunk")?;
+        // In bounds: `prefix` is the 4-byte signature or 0, and n <= len (checksum verified).
         let body = block.get(prefix as usize..n).unwrap_or_default();
         let mut c = Cursor::new(body, "an object header chunk");
         let head_len = if creation_order { 6 } else { 4 };

@@ -203,6 +203,7 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<
         if n == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
+        // In bounds: a read returns at most `buf.len()` bytes.
         buf = buf.get_mut(n..).unwrap_or_default();
         offset += n as u64;
     }

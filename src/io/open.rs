@@ -45,8 +45,24 @@ pub fn open_as(
     format: Option<Format>,
     options: &OpenOptions,
 ) -> Result<Box<dyn TensorSource>> {
-    let path = path.as_ref();
-    let at = match format {
+    open_located(&locate(path.as_ref(), format)?, options)
+}
+
+/// Where `path` is read from and as what: [`detect`]'s answer, or `format`
+/// when given (with the path resolved as that format resolves it). Fronts
+/// call this to show [`Located::note`] before opening.
+///
+/// # Errors
+/// As [`detect`], when no format is given.
+///
+/// ```
+/// use tftensor::io::{locate, Format};
+/// let at = locate("tests/data/tfrecord/tensors.gzip.tfrecord".as_ref(), Some(Format::TfRecord))?;
+/// assert_eq!(at.compression, tftensor::tfrecord::Compression::Gzip);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn locate(path: &Path, format: Option<Format>) -> Result<Located> {
+    Ok(match format {
         None => detect(path)?,
         Some(f) => {
             let detected = detect(path).ok().filter(|d| d.format == f);
@@ -54,8 +70,7 @@ pub fn open_as(
             // disagrees with the user's format, the user's word wins.
             detected.unwrap_or_else(|| forced(path, f))
         }
-    };
-    open_located(&at, options)
+    })
 }
 
 /// `path` read as `format` by the user's word.

@@ -94,6 +94,7 @@ impl KerasFile {
             f.read(&mut head)
                 .map_err(|e| Error::io(path.display(), &e))?
         };
+        // In bounds: `n` bytes were just read into `head`.
         let head = head.get(..n).unwrap_or_default();
         let (parts, metadata) = if head.starts_with(b"PK\x03\x04") {
             let (src, metadata) = archive::open(path)?;

@@ -37,6 +37,7 @@ pub(super) fn open(path: &Path) -> Result<Vec<Hdf5File>> {
     if shards.is_empty() {
         return Err(invalid(path, "the manifest names no shards"));
     }
+    // A bare file name lives in the current directory.
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut out = Vec::with_capacity(shards.len());
     for s in shards {

@@ -94,6 +94,7 @@ impl WeightsWriter {
 fn write_archive(path: &Path, h5_path: &Path, config: &str) -> Result<()> {
     let io = |e: std::io::Error| Error::io(path.display(), &e);
     let zerr = |e: zip::result::ZipError| Error::io(path.display(), std::io::Error::other(e));
+    // A path without a file name fails at create, with its I/O error.
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp{}", std::process::id()));
     let tmp = path.with_file_name(name);

@@ -105,6 +105,7 @@ impl MetaGraph {
     /// The object graph's concrete function names (sorted); empty without
     /// an object graph.
     pub fn concrete_function_names(&self) -> Vec<&str> {
+        // No object graph (a TF1 SavedModel): no concrete functions.
         self.object_graph
             .as_ref()
             .map(|g| g.concrete_functions.keys().map(String::as_str).collect())

@@ -154,6 +154,8 @@ fn glob_match(pat: &str, name: &str) -> bool {
 
 fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     if args.signatures {
+        // A SavedModel-only option: its text is the library's, not a
+        // tensor source, so it is asked for by name.
         let text = tftensor::saved_model::SavedModel::open(path)
             .and_then(|m| m.show_all())
             .map_err(|e| crate::source::located(path, e))?;
