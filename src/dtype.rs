@@ -443,6 +443,23 @@ impl DataType {
     pub fn is_complex(self) -> bool {
         self.kind() == Kind::Complex
     }
+
+    /// Whether the elements are real numbers: the floats, integers,
+    /// quantized types and bool, the dtypes of
+    /// [`Tensor::visit_real`](crate::Tensor::visit_real) and
+    /// [`Tensor::stats`](crate::Tensor::stats).
+    ///
+    /// ```
+    /// use tftensor::DataType;
+    /// assert!(DataType::Int2.is_real() && DataType::Bool.is_real());
+    /// assert!(!DataType::Complex64.is_real() && !DataType::String.is_real());
+    /// ```
+    pub fn is_real(self) -> bool {
+        matches!(
+            self.kind(),
+            Kind::Float | Kind::Int | Kind::Quantized | Kind::Bool
+        )
+    }
 }
 
 impl Default for DataType {

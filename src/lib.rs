@@ -79,6 +79,7 @@ pub mod safetensors;
 #[cfg(feature = "saved_model")]
 pub mod saved_model;
 mod shape;
+pub mod stats;
 mod summary;
 mod tensor;
 #[cfg(feature = "tfrecord")]

@@ -93,6 +93,42 @@ vocab               string  [2]        6     -    -     -    -    -
     );
 }
 
+/// The issue 23 drift: the CLI's own dtype list had no int2, uint2 or
+/// float4 rows, so `--stats` printed dashes for them.
+#[test]
+fn stats_of_every_real_dtype() {
+    use tftensor::{Float4E2M1FN, Int2, UInt2};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let int2 = [2i8, 1, 0].map(Int2::from_bits).to_vec();
+    write_pb(d, "a_int2", &Tensor::from_vec([3], int2).expect("t"));
+    let uint2 = [3u8, 1].map(UInt2::from_bits).to_vec();
+    write_pb(d, "b_uint2", &Tensor::from_vec([2], uint2).expect("t"));
+    let float4 = [0x7u8, 0xF, 0x1].map(Float4E2M1FN::from_bits).to_vec();
+    write_pb(d, "c_float4", &Tensor::from_vec([3], float4).expect("t"));
+    let out = tftensor()
+        .arg("inspect")
+        .arg(d)
+        .arg("--stats")
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<String> = stdout_of(&out)
+        .lines()
+        .skip(2)
+        .take(3)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "a_int2 int2 [3] 3 -2 1 -0.3333333333333333 0 0",
+            "b_uint2 uint2 [2] 2 1 3 2 0 0",
+            "c_float4 float4_e2m1fn [3] 3 -6 6 0.16666667 0 0",
+        ]
+    );
+}
+
 #[test]
 fn json() {
     let dir = fixture();

@@ -76,6 +76,13 @@ macro_rules! quantized_int {
             }
         }
 
+        impl From<$name> for i128 {
+            #[inline]
+            fn from(q: $name) -> Self {
+                i128::from(q.0)
+            }
+        }
+
         /// Prints the integer, as TF's `SummarizeValue` does.
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -136,7 +136,7 @@ macro_rules! signed_sub_byte {
             }
         }
 
-        $crate::element::sub_byte::sub_byte_traits!($name, to_i8, to_i16, [i8, i16, i32, i64]);
+        $crate::element::sub_byte::sub_byte_traits!($name, to_i8, to_i16, [i8, i16, i32, i64, i128]);
     };
 }
 
@@ -264,7 +264,7 @@ macro_rules! unsigned_sub_byte {
             $name,
             to_u8,
             to_u16,
-            [u8, u16, u32, u64, i16, i32, i64]
+            [u8, u16, u32, u64, u128, i16, i32, i64, i128]
         );
     };
 }

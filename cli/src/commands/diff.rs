@@ -12,9 +12,10 @@ use tftensor::{DataType, Tensor, TensorShape};
 use tftensor::io::{Entry, Format};
 
 use crate::error::at_tensor;
-use crate::numeric::{with_real_slice, AsNum, Num, Shown};
+use crate::numeric::Shown;
 use crate::progress::Progress;
 use crate::source::{format_parser, open, ReadOptions};
+use tftensor::stats::{Num, Real, RealVisitor};
 
 /// Compare the tensors of two files by name.
 ///
@@ -203,29 +204,45 @@ impl Tally {
 fn compare(a: &Tensor, b: &Tensor, tol: Tol) -> tftensor::Result<Option<String>> {
     let shape = a.shape();
     let n = usize::try_from(a.num_elements()).unwrap_or(0);
-    let tally = with_real_slice!(a, s => compare_real(s, b, tol)?, _ => match a.dtype() {
-        DataType::Complex64 => compare_complex(a.as_slice::<Complex<f32>>()?, b.as_slice()?, tol),
-        DataType::Complex128 => compare_complex(a.as_slice::<Complex<f64>>()?, b.as_slice()?, tol),
-        DataType::String => compare_strings(a.as_slice::<Bytes>()?, b.as_slice::<Bytes>()?),
-        // Resource handles and variants: equal or not as a whole.
-        _ => return Ok((a != b).then(|| "values differ".to_string())),
-    });
+    let tally = match a.visit_real(CompareReal { b, tol })? {
+        Some(tally) => tally?,
+        None => match a.dtype() {
+            DataType::Complex64 => {
+                compare_complex(a.as_slice::<Complex<f32>>()?, b.as_slice()?, tol)
+            }
+            DataType::Complex128 => {
+                compare_complex(a.as_slice::<Complex<f64>>()?, b.as_slice()?, tol)
+            }
+            DataType::String => compare_strings(a.as_slice::<Bytes>()?, b.as_slice::<Bytes>()?),
+            // Resource handles and variants: equal or not as a whole.
+            _ => return Ok((a != b).then(|| "values differ".to_string())),
+        },
+    };
     Ok(tally.report(shape, n))
 }
 
-fn compare_real<T: AsNum>(a: &[T], b: &Tensor, tol: Tol) -> tftensor::Result<Tally> {
-    let dtype = T::DTYPE;
-    let mut tally = Tally::default();
-    for (k, (&x, &y)) in a.iter().zip(b.as_slice::<T>()?).enumerate() {
-        let (x, y) = (x.num(), y.num());
-        let (close, diff) = close(x, y, tol);
-        if !close {
-            tally.note(k, diff, || {
-                (Shown(x, dtype).to_string(), Shown(y, dtype).to_string())
-            });
+/// Compares real-number elements against `b`'s, of the same dtype.
+struct CompareReal<'a> {
+    b: &'a Tensor,
+    tol: Tol,
+}
+
+impl RealVisitor for CompareReal<'_> {
+    type Output = tftensor::Result<Tally>;
+    fn visit<T: Real>(self, a: &[T]) -> tftensor::Result<Tally> {
+        let dtype = T::DTYPE;
+        let mut tally = Tally::default();
+        for (k, (&x, &y)) in a.iter().zip(self.b.as_slice::<T>()?).enumerate() {
+            let (x, y) = (x.num(), y.num());
+            let (close, diff) = close(x, y, self.tol);
+            if !close {
+                tally.note(k, diff, || {
+                    (Shown(x, dtype).to_string(), Shown(y, dtype).to_string())
+                });
+            }
         }
+        Ok(tally)
     }
-    Ok(tally)
 }
 
 /// Whether `x` is within `tol` of `y`, and |x - y|.
@@ -239,7 +256,7 @@ fn close(x: Num, y: Num, tol: Tol) -> (bool, f64) {
             (diff <= tol.atol + tol.rtol * (y as f64).abs(), diff)
         }
         (x, y) => {
-            let (x, y) = (crate::numeric::to_f64(x), crate::numeric::to_f64(y));
+            let (x, y) = (x.to_f64(), y.to_f64());
             if x == y || (x.is_nan() && y.is_nan()) {
                 return (true, 0.0);
             }

@@ -12,9 +12,10 @@ use tftensor::{DataType, Tensor};
 use tftensor::io::Format;
 
 use crate::error::at_tensor;
-use crate::numeric::{has_stats, stats, Num, Shown, Stats};
+use crate::numeric::Shown;
 use crate::progress::Progress;
 use crate::source::{format_parser, open, ReadOptions};
+use tftensor::stats::{Num, Stats};
 
 /// List every tensor: name, dtype (TF's name), shape and bytes.
 #[derive(clap::Args, Debug)]
@@ -170,7 +171,8 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     let mut progress = Progress::new("reading", if args.stats { total } else { 0 });
     let mut rows = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
-        let wants_stats = args.stats && has_stats(e.dtype);
+        // Bool's min, max and mean say little.
+        let wants_stats = args.stats && e.dtype.is_real() && e.dtype != DataType::Bool;
         // Without --stats only the index is read: a string tensor's size
         // needs its values.
         let needs_read = wants_stats || (args.stats && e.dtype == DataType::String);
@@ -187,7 +189,7 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
             _ => e.byte_len,
         };
         let st = match &tensor {
-            Some(t) if wants_stats => stats(t).map_err(|err| at_tensor(path, &e.name, err))?,
+            Some(t) if wants_stats => t.stats().map_err(|err| at_tensor(path, &e.name, err))?,
             _ => None,
         };
         if args.stats {
