@@ -112,7 +112,11 @@ fn stats_of_every_real_dtype() {
         .arg("--stats")
         .output()
         .expect("run");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Vec<String> = stdout_of(&out)
         .lines()
         .skip(2)

@@ -119,7 +119,7 @@ pub fn open_located(at: &Located, options: &OpenOptions) -> Result<Box<dyn Tenso
         Format::TensorProto => Box::new(super::formats::tensorproto::open_file(path)?),
         Format::TensorProtoDir => Box::new(super::formats::tensorproto::open_dir(path)?),
         #[cfg(feature = "tfrecord")]
-        Format::TfRecord => Box::new(super::formats::tfrecord::open(path, at.compression)?),
+        Format::TfRecord => super::formats::tfrecord::open(path, at.compression)?,
         #[cfg(feature = "npy")]
         Format::Npy => Box::new(super::formats::npy::open_npy(path, options.npy_dtype)?),
         #[cfg(feature = "npy")]

@@ -25,12 +25,14 @@
 //! ```
 
 mod example;
+mod indexed;
 mod record;
 mod tensors;
 
 pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
+pub(crate) use indexed::TensorRecords;
 pub use record::{RecordReader, RecordWriter, MAX_PREALLOCATION};
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};
 

@@ -15,6 +15,9 @@ use flate2::bufread::{MultiGzDecoder, ZlibDecoder};
 use flate2::write::{GzEncoder, ZlibEncoder};
 
 use super::Compression;
+
+#[path = "skim.rs"]
+mod skim;
 use crate::buffer::read_policy::{align_pos, fill_chunked, ReadBuf};
 use crate::crc32c;
 use crate::{Error, Result};

@@ -88,7 +88,7 @@ pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<
 }
 
 /// `parse_tensor`, with an error naming the file and the record.
-fn parse_record(record: impl Into<Bytes>, index: usize, path: &Path) -> Result<Tensor> {
+pub(super) fn parse_record(record: impl Into<Bytes>, index: usize, path: &Path) -> Result<Tensor> {
     parse_tensor(record).map_err(|e| match e {
         Error::InvalidProto { message: m, source } => Error::InvalidProto {
             message: format!(
@@ -140,7 +140,7 @@ fn read_whole(
 
 /// Where `tensor_content` (field 4) starts in a serialized `TensorProto`
 /// whose first bytes are `data`, if they show it: the skew that aligns it.
-fn content_offset(data: &[u8]) -> Option<usize> {
+pub(super) fn content_offset(data: &[u8]) -> Option<usize> {
     let mut at = 0usize;
     loop {
         let (tag, n) = varint(data.get(at..)?)?;
@@ -163,7 +163,7 @@ fn content_offset(data: &[u8]) -> Option<usize> {
 }
 
 /// A protobuf varint at the start of `b`: `(value, bytes used)`.
-fn varint(b: &[u8]) -> Option<(u64, usize)> {
+pub(super) fn varint(b: &[u8]) -> Option<(u64, usize)> {
     let mut v = 0u64;
     for (i, &byte) in b.iter().take(10).enumerate() {
         v |= u64::from(byte & 0x7f) << (7 * i);

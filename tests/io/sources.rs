@@ -144,9 +144,15 @@ fn read_errors_carry_path_and_key_as_fields() {
         .unwrap()
         .write_all(&bytes)
         .unwrap();
-    let err = io::open(&p).err().unwrap();
+    // Listing reads the framing only: the damaged data is found when its
+    // record is read.
+    let mut src = io::open(&p).unwrap();
+    let last = src.entries().len() - 1;
+    let err = src.read(last).unwrap_err();
     assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
     assert_eq!(err.path(), Some(p.display().to_string().as_str()));
+    let key = err.location().and_then(|l| l.key.clone());
+    assert_eq!(key.as_deref(), Some(src.entries()[last].name.as_str()));
     // Display names the path once.
     let text = err.to_string();
     assert_eq!(text.matches(&p.display().to_string()).count(), 1, "{text}");

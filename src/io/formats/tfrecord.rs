@@ -1,6 +1,10 @@
 //! TFRecord files as a source: records of serialized TensorProtos named by
 //! index (`0`, `1`, ...), or of `tf.train.Example`s whose features are
 //! named `RECORD/FEATURE`; and a sink writing one tensor record each.
+//!
+//! An uncompressed file of tensors is listed by a framing-only pass and
+//! read one record at a time; a compressed file, or one of Examples, is
+//! decoded whole when opened.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -10,10 +14,12 @@ use bytes::Bytes;
 use crate::error::{Error, Result};
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
-use crate::io::source::InMemory;
+use crate::io::source::{Entry, InMemory, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
 use crate::tensor::Tensor;
-use crate::tfrecord::{parse_example, serialize_tensor, Compression, RecordReader, RecordWriter};
+use crate::tfrecord::{
+    parse_example, serialize_tensor, Compression, RecordReader, RecordWriter, TensorRecords,
+};
 
 /// What the records of a file hold, told from its first record.
 enum Kind {
@@ -21,10 +27,39 @@ enum Kind {
     Examples,
 }
 
+/// Opens the file: lazily when it is an uncompressed file of tensors,
+/// else as [`read_all`] does.
+pub(crate) fn open(path: &Path, compression: Compression) -> Result<Box<dyn TensorSource>> {
+    if compression == Compression::None {
+        if let Some(records) = TensorRecords::list(path)? {
+            let entries = records
+                .headers()
+                .iter()
+                .enumerate()
+                .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
+                .collect();
+            return Ok(Box::new(Listed {
+                format: Format::TfRecord,
+                path: path.to_path_buf(),
+                entries,
+                reader: records,
+            }));
+        }
+    }
+    Ok(Box::new(read_all(path, compression)?))
+}
+
+/// Reads record `index` when it is asked for.
+impl ReadEntry for TensorRecords {
+    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+        self.read(index)
+    }
+}
+
 /// Reads the file's records. The first record says whether they are
 /// tensors or `tf.train.Example`s; a `SequenceExample` (whose
 /// `feature_lists` an Example reader would drop) is refused.
-pub(crate) fn open(path: &Path, compression: Compression) -> Result<InMemory> {
+fn read_all(path: &Path, compression: Compression) -> Result<InMemory> {
     let shown = path.display().to_string();
     let mut named = Vec::new();
     let mut kind = None;
