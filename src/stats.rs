@@ -258,44 +258,66 @@ fn int_stats<T: Real>(values: &[T]) -> Stats {
 /// in vector registers.
 const LANES: usize = 8;
 
-/// Floats: one branch-free pass in `LANES` lanes (min, max and sum of the
+/// One lane of the float pass.
+#[derive(Clone, Copy)]
+struct Lane {
+    min: f64,
+    max: f64,
+    sum: f64,
+    finite: u64,
+    nan: u64,
+}
+
+impl Lane {
+    const EMPTY: Lane = Lane {
+        min: f64::INFINITY,
+        max: f64::NEG_INFINITY,
+        sum: 0.0,
+        finite: 0,
+        nan: 0,
+    };
+
+    /// Branch-free, so the lanes vectorise.
+    #[inline(always)]
+    fn step(&mut self, x: f64) {
+        let fin = x.is_finite();
+        self.finite += u64::from(fin);
+        self.nan += u64::from(x.is_nan());
+        self.sum += if fin { x } else { 0.0 };
+        self.min = if fin && x < self.min { x } else { self.min };
+        self.max = if fin && x > self.max { x } else { self.max };
+    }
+}
+
+/// Floats: one pass in `LANES` independent lanes (min, max and sum of the
 /// finite values, NaN and finite counts), folded at the end.
 fn float_stats<T: Real>(values: &[T]) -> Stats {
-    let mut min = [f64::INFINITY; LANES];
-    let mut max = [f64::NEG_INFINITY; LANES];
-    let mut sum = [0.0f64; LANES];
-    let mut finite = [0u64; LANES];
-    let mut nan = [0u64; LANES];
-    let mut step = |lane: usize, x: f64| {
-        let fin = x.is_finite();
-        finite[lane] += u64::from(fin);
-        nan[lane] += u64::from(x.is_nan());
-        sum[lane] += if fin { x } else { 0.0 };
-        min[lane] = if fin && x < min[lane] { x } else { min[lane] };
-        max[lane] = if fin && x > max[lane] { x } else { max[lane] };
-    };
+    let mut lanes = [Lane::EMPTY; LANES];
     let chunks = values.chunks_exact(LANES);
     let rest = chunks.remainder();
     for c in chunks {
-        for (lane, v) in c.iter().enumerate() {
-            step(lane, v.to_f64());
+        for (lane, v) in lanes.iter_mut().zip(c) {
+            lane.step(v.to_f64());
         }
     }
-    for (lane, v) in rest.iter().enumerate() {
-        step(lane, v.to_f64());
+    for (lane, v) in lanes.iter_mut().zip(rest) {
+        lane.step(v.to_f64());
     }
-    let finite: u64 = finite.iter().sum();
-    let nan: u64 = nan.iter().sum();
-    let min = min.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = max.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let some = finite > 0;
+    let all = lanes.iter().fold(Lane::EMPTY, |a, l| Lane {
+        min: a.min.min(l.min),
+        max: a.max.max(l.max),
+        sum: a.sum + l.sum,
+        finite: a.finite + l.finite,
+        nan: a.nan + l.nan,
+    });
+    let some = all.finite > 0;
     Stats {
-        min: some.then_some(Num::Float(min)),
-        max: some.then_some(Num::Float(max)),
-        mean: some.then(|| sum.iter().sum::<f64>() / finite as f64),
-        nan,
+        min: some.then_some(Num::Float(all.min)),
+        max: some.then_some(Num::Float(all.max)),
+        mean: some.then(|| all.sum / all.finite as f64),
+        nan: all.nan,
         // Every element is finite, NaN or infinite.
-        inf: values.len() as u64 - finite - nan,
+        inf: values.len() as u64 - all.finite - all.nan,
     }
 }
 
