@@ -24,6 +24,7 @@ mod format;
 mod formats;
 mod open;
 mod sink;
+mod slice;
 mod source;
 mod staged;
 

@@ -1,6 +1,7 @@
 //! Reading: every format is a [`TensorSource`], a list of [`Entry`]s
 //! known without reading tensor data, read one at a time.
 
+use std::ops::Range;
 use std::path::Path;
 
 use super::format::Format;
@@ -99,6 +100,33 @@ pub trait TensorSource: Send {
         }
     }
 
+    /// Reads the box `ranges` (one range of indices per dimension) of
+    /// tensor `index`. Formats that store slices (checkpoints of
+    /// partitioned variables) read only the stored slices that overlap it;
+    /// the others read the tensor and copy the box out.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `ranges` does not fit the entry's
+    /// shape; as [`TensorSource::read`].
+    ///
+    /// ```
+    /// use tftensor::io::TensorSource;
+    /// // A [8, 5] variable saved as 3 slices on 3 shards.
+    /// let mut src = tftensor::io::open("tests/data/checkpoints/sharded/ckpt")?;
+    /// let i = src.entries().iter().position(|e| e.name.starts_with("big/")).unwrap();
+    /// let rows = src.read_slice(i, &[2..6, 0..5])?;
+    /// assert_eq!(rows.shape().dim_sizes(), [4, 5]);
+    /// assert_eq!(rows.as_slice::<f32>()?[0], 10.0);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn read_slice(&mut self, index: usize, ranges: &[Range<u64>]) -> Result<Tensor> {
+        let t = self.read(index)?;
+        super::slice::cut(&t, ranges).map_err(|e| {
+            e.with_path(self.path().display())
+                .with_key(&self.entries()[index].name)
+        })
+    }
+
     /// What the format knows beyond the tensors (safetensors'
     /// `__metadata__`, a Keras config ...), as name and text.
     fn metadata(&self) -> Vec<(String, String)> {
@@ -193,6 +221,17 @@ pub(crate) trait ReadEntry: Send {
     /// Reads entry `index` (`entry` is its listing).
     fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor>;
 
+    /// Reads the box `ranges` (checked against `entry`'s shape) of entry
+    /// `index`: by default the whole tensor, then the box copied out.
+    fn read_entry_slice(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        ranges: &[Range<u64>],
+    ) -> Result<Tensor> {
+        super::slice::cut(&self.read_entry(index, entry)?, ranges)
+    }
+
     /// As [`TensorSource::metadata`].
     fn metadata(&self) -> Vec<(String, String)> {
         Vec::new()
@@ -229,6 +268,16 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
             .ok_or_else(|| no_index(index, &self.path))?;
         self.reader
             .read_entry(index, e)
+            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+    }
+
+    fn read_slice(&mut self, index: usize, ranges: &[Range<u64>]) -> Result<Tensor> {
+        let e = self
+            .entries
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
+        super::slice::check(&e.shape, ranges)
+            .and_then(|()| self.reader.read_entry_slice(index, e, ranges))
             .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
     }
 

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use tftensor::io::{self, OpenOptions};
+use tftensor::io::{self, OpenOptions, TensorSource};
 use tftensor::{DataType, Error, Tensor};
 
 use super::data;
@@ -211,4 +211,27 @@ fn keras_sink_writes_what_keras_source_reads() {
     }
     // A .keras needs a config: refused, not written as bare HDF5.
     assert!(io::create_as(dir.path().join("m.keras")).is_err());
+}
+
+#[test]
+fn read_slice_reads_the_stored_slices_of_a_checkpoint_and_cuts_elsewhere() {
+    // The sharded fixture split the [8, 5] variable into 3 stored slices.
+    let mut src = io::open(data("checkpoints/sharded/ckpt")).unwrap();
+    let big = "big/.ATTRIBUTES/VARIABLE_VALUE";
+    let i = src.entries().iter().position(|e| e.name == big).unwrap();
+    let part = src.read_slice(i, &[2..6, 1..4]).unwrap();
+    let want: Vec<f32> = (2..6)
+        .flat_map(|row| (1..4).map(move |c| (row * 5 + c) as f32))
+        .collect();
+    assert_eq!(part.shape().dim_sizes(), [4, 3]);
+    assert_eq!(part.as_slice::<f32>().unwrap(), want.as_slice());
+    // A format without slices: the tensor read, then the box cut out.
+    let t = Tensor::from_vec([8, 5], (0..40).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
+    let mut mem = io::InMemory::new(io::Format::Npz, "mem", [(big.to_string(), t)]);
+    assert_eq!(mem.read_slice(0, &[2..6, 1..4]).unwrap(), part);
+    // A box that does not fit: an error naming the path and the tensor.
+    let err = src.read_slice(i, &[0..9, 0..5]).unwrap_err();
+    assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    let err = mem.read_slice(0, &[0..1]).unwrap_err();
+    assert!(err.to_string().contains("needs 2 ranges, got 1"), "{err}");
 }

@@ -1,18 +1,35 @@
 //! TensorFlow checkpoints (tensor bundles) as a source and a sink.
 
+use std::ops::Range;
 use std::path::Path;
 
-use crate::checkpoint::{BundleReader, BundleWriter};
+use crate::checkpoint::{BundleReader, BundleWriter, TensorSlice};
 use crate::error::Result;
 use crate::io::format::Format;
 use crate::io::sink::{WriteEntry, Written};
 use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::tensor::Tensor;
 
-/// Reads a checkpoint's tensors by key.
+/// Reads a checkpoint's tensors by key; a slice reads only the stored
+/// slices that overlap it.
 impl ReadEntry for BundleReader {
     fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
         self.get(&entry.name)
+    }
+
+    fn read_entry_slice(
+        &mut self,
+        _index: usize,
+        entry: &Entry,
+        ranges: &[Range<u64>],
+    ) -> Result<Tensor> {
+        // `ranges` fit the entry's shape, whose dims fit i64.
+        let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        let extents: Vec<(i64, Option<i64>)> = ranges
+            .iter()
+            .map(|r| (as_i64(r.start), Some(as_i64(r.end - r.start))))
+            .collect();
+        self.get_slice(&entry.name, &TensorSlice::new(&extents)?)
     }
 }
 
