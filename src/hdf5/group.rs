@@ -44,6 +44,22 @@ pub(crate) fn links(src: &Source, messages: &[Message], path: &str) -> Result<Op
             _ => {}
         }
     }
+    let mut seen = std::collections::HashSet::with_capacity(out.len());
+    for l in &out {
+        // HDF5 refuses these names: a '/' would make two objects one path.
+        if l.name.is_empty() || l.name == "." || l.name.contains('/') {
+            return Err(invalid(format!(
+                "group {path:?} has a link named {:?}, which HDF5 does not allow",
+                l.name
+            )));
+        }
+        if !seen.insert(l.name.as_str()) {
+            return Err(invalid(format!(
+                "group {path:?} has two links named {:?}",
+                l.name
+            )));
+        }
+    }
     Ok(is_group.then_some(out))
 }
 

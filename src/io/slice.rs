@@ -55,6 +55,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::single_range_in_vec_init)] // one range: a rank-1 box
     fn a_box_of_a_matrix_and_the_errors() {
         let t = Tensor::from_vec([3, 4], (0..12).collect::<Vec<i32>>()).unwrap();
         let s = cut(&t, &[1..3, 2..4]).unwrap();
@@ -64,7 +65,11 @@ mod tests {
             Tensor::from_vec([3], vec![bytes::Bytes::from("a"), "b".into(), "c".into()]).unwrap();
         let s = cut(&strings, &[2..3]).unwrap();
         assert_eq!(s.as_slice::<bytes::Bytes>().unwrap(), ["c"]);
-        assert!(matches!(cut(&t, &[0..1]), Err(Error::InvalidArgument(_))));
+        let one_range = [0..1];
+        assert!(matches!(
+            cut(&t, &one_range),
+            Err(Error::InvalidArgument(_))
+        ));
         assert!(matches!(
             cut(&t, &[0..4, 0..1]),
             Err(Error::InvalidArgument(_))

@@ -120,11 +120,16 @@ pub trait TensorSource: Send {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     fn read_slice(&mut self, index: usize, ranges: &[Range<u64>]) -> Result<Tensor> {
+        let Some(e) = self.entries().get(index) else {
+            return Err(no_index(index, self.path()));
+        };
+        let name = e.name.clone();
+        if let Err(err) = super::slice::check(&e.shape, ranges) {
+            return Err(err.with_path(self.path().display()).with_key(name));
+        }
         let t = self.read(index)?;
-        super::slice::cut(&t, ranges).map_err(|e| {
-            e.with_path(self.path().display())
-                .with_key(&self.entries()[index].name)
-        })
+        super::slice::cut(&t, ranges)
+            .map_err(|err| err.with_path(self.path().display()).with_key(name))
     }
 
     /// What the format knows beyond the tensors (safetensors'

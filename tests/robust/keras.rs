@@ -193,3 +193,20 @@ fn truncated_keras_archives_are_errors() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Found by the `hdf5` fuzz target: a link name with a '/' read as a path
+/// (`"g/ip_only"` in the root group looks like member `ip_only` of a group
+/// `g`), so the path our writer got back named another object. HDF5 does
+/// not allow such names: the file is refused, naming the link.
+#[test]
+fn a_link_name_with_a_slash_is_refused() {
+    let mut bytes = std::fs::read(dir().join("features.h5")).unwrap();
+    let at = bytes.windows(9).position(|w| w == b"gzip_only").unwrap();
+    bytes[at + 1] = b'/';
+    let err = read_all(bytes).unwrap_err();
+    assert!(matches!(err, Error::InvalidFormat { .. }), "{err:?}");
+    assert!(
+        err.to_string().contains(r#"link named "g/ip_only""#),
+        "{err}"
+    );
+}
