@@ -23,6 +23,14 @@ pub enum CopyEvent<'a> {
         /// Its dtype.
         dtype: DataType,
     },
+    /// Part of a tensor was read (formats that report inside one tensor:
+    /// `.npy` files, in steps of up to 64 MiB).
+    Reading {
+        /// The tensor.
+        name: &'a str,
+        /// Bytes copied so far, this tensor's read part included.
+        done_bytes: u64,
+    },
     /// A tensor was written.
     Copied {
         /// The tensor.
@@ -198,7 +206,22 @@ pub fn copy(
         on(&CopyEvent::Start { total_bytes });
     }
     for i in picked {
-        let tensor = source.read(i)?;
+        let Some(e) = source.entries().get(i) else {
+            continue;
+        };
+        let (name, len) = (e.name.clone(), e.byte_len.unwrap_or(0));
+        let (before, mut read) = (report.bytes, 0u64);
+        let progress = &mut options.progress;
+        let tensor = source.read_with_progress(i, &mut |n| {
+            read = read.saturating_add(n);
+            if let Some(on) = progress.as_mut() {
+                // The file's bytes include a header: at most the tensor's.
+                on(&CopyEvent::Reading {
+                    name: &name,
+                    done_bytes: before + read.min(len),
+                });
+            }
+        })?;
         let Some(e) = source.entries().get(i) else {
             continue;
         };

@@ -88,6 +88,26 @@ pub trait TensorSource: Send {
     /// path and the tensor's name as fields.
     fn read(&mut self, index: usize) -> Result<Tensor>;
 
+    /// [`TensorSource::read`], telling `on` how many bytes of the entry
+    /// have been read as the read goes, for formats that can (`.npy`
+    /// files); the others report nothing before they return.
+    ///
+    /// ```
+    /// use tftensor::io::TensorSource;
+    /// # let p = std::env::temp_dir().join(format!("rwp-{}.npy", std::process::id()));
+    /// # tftensor::npy::write_npy(&p, &tftensor::Tensor::new(tftensor::DataType::Float, [1000])?)?;
+    /// let mut src = tftensor::io::open(&p)?;
+    /// let mut seen = 0;
+    /// let t = src.read_with_progress(0, &mut |n| seen += n)?;
+    /// assert!(seen >= 4000); // the data, and the header before it
+    /// # std::fs::remove_file(&p).ok();
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn read_with_progress(&mut self, index: usize, on: &mut dyn FnMut(u64)) -> Result<Tensor> {
+        let _ = on;
+        self.read(index)
+    }
+
     /// Reads the tensor named `name`.
     ///
     /// # Errors
@@ -226,6 +246,18 @@ pub(crate) trait ReadEntry: Send {
     /// Reads entry `index` (`entry` is its listing).
     fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor>;
 
+    /// As [`ReadEntry::read_entry`], telling `on` the bytes read as it
+    /// goes, where the format can.
+    fn read_entry_with_progress(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
+        let _ = on;
+        self.read_entry(index, entry)
+    }
+
     /// Reads the box `ranges` (checked against `entry`'s shape) of entry
     /// `index`: by default the whole tensor, then the box copied out.
     fn read_entry_slice(
@@ -273,6 +305,16 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
             .ok_or_else(|| no_index(index, &self.path))?;
         self.reader
             .read_entry(index, e)
+            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+    }
+
+    fn read_with_progress(&mut self, index: usize, on: &mut dyn FnMut(u64)) -> Result<Tensor> {
+        let e = self
+            .entries
+            .get(index)
+            .ok_or_else(|| no_index(index, &self.path))?;
+        self.reader
+            .read_entry_with_progress(index, e, on)
             .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
     }
 

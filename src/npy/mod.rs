@@ -64,10 +64,21 @@ use crate::tensor::Tensor;
 pub use npz::{NpzReader, NpzWriter};
 
 fn read_path(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
+    read_path_reporting(path, as_dtype, &mut |_| {})
+}
+
+/// [`read_npy`] / [`read_npy_as`], telling `on` the bytes of the file read
+/// so far as the read goes (in steps of up to 64 MiB).
+pub(crate) fn read_path_reporting(
+    path: &Path,
+    as_dtype: Option<DataType>,
+    on: &mut dyn FnMut(u64),
+) -> Result<Tensor> {
     let what = path.display().to_string();
-    let mut file = File::open(path).map_err(|e| Error::io(&what, &e))?;
+    let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
     let len = file.metadata().map_err(|e| Error::io(&what, &e))?.len();
-    read::from_reader(&mut file, len, as_dtype, &what)
+    let mut reader = crate::buffer::read_policy::Reporting::new(file, on);
+    read::from_reader(&mut reader, len, as_dtype, &what)
 }
 
 /// The dtype and shape of the `.npy` file at `path`, from its header alone

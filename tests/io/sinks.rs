@@ -74,6 +74,40 @@ fn copy_reports_progress_in_bytes_and_skips_by_name() {
         .contains(&format!("done_bytes: {total}")));
 }
 
+/// Issue 23, fault 9: a one-tensor convert of a large `.npy` reported
+/// nothing until the whole tensor was read, so it looked hung. The read now
+/// reports as it goes, in steps of up to 64 MiB.
+#[test]
+fn copy_reports_progress_inside_one_large_tensor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (
+        dir.path().join("big.npy"),
+        dir.path().join("big.safetensors"),
+    );
+    let len: u64 = 130 << 20;
+    let big = Tensor::new(DataType::UInt8, [len as usize]).unwrap();
+    tftensor::npy::write_npy(&input, &big).unwrap();
+    let mut src = io::open(&input).unwrap();
+    let mut reading = Vec::new();
+    let mut copied = Vec::new();
+    let mut on = |e: &CopyEvent<'_>| match *e {
+        CopyEvent::Reading { done_bytes, .. } => reading.push(done_bytes),
+        CopyEvent::Copied { done_bytes, .. } => copied.push(done_bytes),
+        _ => {}
+    };
+    let sink = io::create(&out, Format::Safetensors).unwrap();
+    io::copy(src.as_mut(), sink, CopyOptions::default().progress(&mut on)).unwrap();
+    // The header's small reads, then the data in 64 MiB steps.
+    assert!(reading.windows(2).all(|w| w[0] <= w[1]), "{reading:?}");
+    let midway = reading
+        .iter()
+        .filter(|&&d| d >= 64 << 20 && d < len)
+        .count();
+    assert!(midway >= 1, "{reading:?}");
+    assert_eq!(*reading.last().unwrap(), len);
+    assert_eq!(copied, [len]);
+}
+
 #[test]
 fn copy_refuses_what_the_output_cannot_hold() {
     let dir = tempfile::tempdir().unwrap();

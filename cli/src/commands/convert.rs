@@ -68,7 +68,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
             out.format,
             dtype.name()
         ),
-        CopyEvent::Copied { done_bytes, .. } => {
+        CopyEvent::Reading { done_bytes, .. } | CopyEvent::Copied { done_bytes, .. } => {
             if let Some(p) = progress.as_mut() {
                 p.set(done_bytes);
             }

@@ -15,7 +15,7 @@ use crate::io::format::Format;
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
-use crate::npy::{read_npy, read_npy_as, read_npy_header, write_npy_to, NpzReader, NpzWriter};
+use crate::npy::{read_npy_header, read_path_reporting, write_npy_to, NpzReader, NpzWriter};
 use crate::tensor::Tensor;
 
 /// `.npy` files: one, or every one of a directory, each read whole.
@@ -25,14 +25,25 @@ pub(crate) struct NpyFiles {
 }
 
 impl ReadEntry for NpyFiles {
-    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+    fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor> {
+        self.read_entry_with_progress(index, entry, &mut |_| {})
+    }
+
+    /// Reports the bytes of the file as they are read.
+    fn read_entry_with_progress(
+        &mut self,
+        index: usize,
+        _entry: &Entry,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         let file = self
             .files
             .get(index)
             .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
         match self.as_dtype {
-            Some(dt) => read_npy(file).or_else(|_| read_npy_as(file, dt)),
-            None => read_npy(file),
+            Some(dt) => read_path_reporting(file, None, on)
+                .or_else(|_| read_path_reporting(file, Some(dt), on)),
+            None => read_path_reporting(file, None, on),
         }
     }
 }
