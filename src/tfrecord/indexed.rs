@@ -1,9 +1,15 @@
 //! A TFRecord file of tensors listed by a framing-only pass (each record's
 //! header and the first bytes of its `TensorProto`) and read one record at
-//! a time: what `tftensor::io` opens an uncompressed TFRecord of tensors
-//! as.
+//! a time: what `tftensor::io` opens a TFRecord of tensors as. An
+//! uncompressed file is read at each record's offset; a compressed one
+//! through a decompressing cursor that moves forward (and starts over for
+//! an earlier record), so reading every record in order decompresses the
+//! file once.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
 
 use prost::Message;
 
@@ -21,6 +27,9 @@ const PEEK: usize = 4096;
 #[derive(Debug)]
 pub(crate) struct TensorRecords {
     path: PathBuf,
+    compression: Compression,
+    /// A compressed file's reader, at the record after the last one read.
+    cursor: Option<RecordReader<File>>,
     /// Each record's offset and data length.
     spans: Vec<(u64, u64)>,
     headers: Vec<(DataType, TensorShape)>,
@@ -31,8 +40,8 @@ impl TensorRecords {
     /// not start as a serialized `TensorProto` does (field 1, the dtype, as
     /// a varint): then it is not a file of tensors. Length CRCs are
     /// checked; data CRCs when each record is read.
-    pub(crate) fn list(path: &Path) -> Result<Option<TensorRecords>> {
-        let mut reader = RecordReader::open(path, Compression::None)?;
+    pub(crate) fn list(path: &Path, compression: Compression) -> Result<Option<TensorRecords>> {
+        let mut reader = RecordReader::open(path, compression)?;
         let (mut spans, mut headers) = (Vec::new(), Vec::new());
         let mut prefix = Vec::new();
         loop {
@@ -48,7 +57,10 @@ impl TensorRecords {
                 Some(h) => h,
                 // A field order TF does not write: decode the record.
                 None => {
-                    let t = read_at(path, offset, index, len)?;
+                    let t = match compression {
+                        Compression::None => read_at(path, offset, index, len)?,
+                        _ => read_from_start(path, compression, index)?,
+                    };
                     Ok((t.dtype(), t.shape().clone()))
                 }
             };
@@ -62,6 +74,8 @@ impl TensorRecords {
         }
         Ok(Some(TensorRecords {
             path: path.to_path_buf(),
+            compression,
+            cursor: None,
             spans,
             headers,
         }))
@@ -74,13 +88,24 @@ impl TensorRecords {
 
     /// Reads record `index` (both CRCs checked); an error if its tensor
     /// is not the dtype and shape its header listed.
-    pub(crate) fn read(&self, index: usize) -> Result<Tensor> {
+    pub(crate) fn read(&mut self, index: usize) -> Result<Tensor> {
         let (Some(&(offset, len)), Some((dtype, shape))) =
             (self.spans.get(index), self.headers.get(index))
         else {
             return Err(Error::not_found(format!("no record {index}")));
         };
-        let t = read_at(&self.path, offset, index as u64, len)?;
+        let t = match self.compression {
+            Compression::None => read_at(&self.path, offset, index as u64, len)?,
+            _ => {
+                let mut reader = match self.cursor.take() {
+                    Some(r) if r.index() <= index as u64 => r,
+                    _ => RecordReader::open(&self.path, self.compression)?,
+                };
+                let t = read_next_at(&mut reader, &self.path, index)?;
+                self.cursor = Some(reader);
+                t
+            }
+        };
         if t.dtype() != *dtype || t.shape() != shape {
             return Err(Error::invalid_format(
                 "tfrecord",
@@ -115,6 +140,33 @@ fn read_at(path: &Path, offset: u64, index: u64, len: u64) -> Result<Tensor> {
         })?;
     let bytes = buf.freeze().map_err(|e| Error::io(path.display(), &e))?;
     parse_record(bytes.slice(range), index as usize, path)
+}
+
+/// Reads record `index` of a compressed file from its start.
+fn read_from_start(path: &Path, compression: Compression, index: u64) -> Result<Tensor> {
+    let mut reader = RecordReader::open(path, compression)?;
+    // Listing found the record, so `index` fits usize.
+    read_next_at(
+        &mut reader,
+        path,
+        usize::try_from(index).unwrap_or(usize::MAX),
+    )
+}
+
+/// Moves `reader` forward to record `index` (at or after where it is,
+/// decompressing the records between without checking their data) and
+/// reads that record, both CRCs checked.
+fn read_next_at(reader: &mut RecordReader<File>, path: &Path, index: usize) -> Result<Tensor> {
+    let missing = || Error::data_loss(format!("no record {index}")).with_path(path.display());
+    let mut skipped = Vec::new();
+    while reader.index() < index as u64 {
+        reader.skim_record(0, &mut skipped)?.ok_or_else(missing)?;
+    }
+    let mut data = Vec::new();
+    if !reader.read_record(&mut data)? {
+        return Err(missing());
+    }
+    parse_record(Bytes::from(data), index, path)
 }
 
 /// The dtype and shape of a serialized `TensorProto` from its first bytes,

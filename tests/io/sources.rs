@@ -236,3 +236,36 @@ fn read_slice_reads_the_stored_slices_of_a_checkpoint_and_cuts_elsewhere() {
     let err = mem.read_slice(0, one_range).unwrap_err();
     assert!(err.to_string().contains("needs 2 ranges, got 1"), "{err}");
 }
+
+#[test]
+fn tfrecords_of_tensors_read_in_any_order_plain_or_compressed() {
+    let want = tftensor::tfrecord::read_tensors(
+        data("tfrecord/tensors.tfrecord"),
+        tftensor::tfrecord::Compression::None,
+    )
+    .unwrap();
+    assert!(want.len() >= 3);
+    for file in [
+        "tensors.tfrecord",
+        "tensors.gzip.tfrecord",
+        "tensors.zlib.tfrecord",
+    ] {
+        let mut src = io::open(data(&format!("tfrecord/{file}"))).unwrap();
+        // Listed from the records' headers: dtypes and shapes.
+        let listed: Vec<_> = src
+            .entries()
+            .iter()
+            .map(|e| (e.dtype, e.shape.clone()))
+            .collect();
+        let expected: Vec<_> = want
+            .iter()
+            .map(|t| (t.dtype(), t.shape().clone()))
+            .collect();
+        assert_eq!(listed, expected, "{file}");
+        // Backwards (a compressed cursor starts over), then forwards.
+        let n = want.len();
+        for i in (0..n).rev().chain(0..n) {
+            assert_eq!(src.read(i).unwrap(), want[i], "{file} record {i}");
+        }
+    }
+}

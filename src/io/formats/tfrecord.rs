@@ -2,9 +2,8 @@
 //! index (`0`, `1`, ...), or of `tf.train.Example`s whose features are
 //! named `RECORD/FEATURE`; and a sink writing one tensor record each.
 //!
-//! An uncompressed file of tensors is listed by a framing-only pass and
-//! read one record at a time; a compressed file, or one of Examples, is
-//! decoded whole when opened.
+//! A file of tensors is listed by a framing-only pass and read one record
+//! at a time; a file of Examples is decoded whole when opened.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -27,26 +26,24 @@ enum Kind {
     Examples,
 }
 
-/// Opens the file: lazily when it is an uncompressed file of tensors,
-/// else as [`read_all`] does.
+/// Opens the file: lazily when it holds tensors, else as [`read_all`]
+/// does.
 pub(crate) fn open(path: &Path, compression: Compression) -> Result<Box<dyn TensorSource>> {
-    if compression == Compression::None {
-        if let Some(records) = TensorRecords::list(path)? {
-            let entries = records
-                .headers()
-                .iter()
-                .enumerate()
-                .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
-                .collect();
-            return Ok(Box::new(Listed {
-                format: Format::TfRecord,
-                path: path.to_path_buf(),
-                entries,
-                reader: records,
-            }));
-        }
-    }
-    Ok(Box::new(read_all(path, compression)?))
+    let Some(records) = TensorRecords::list(path, compression)? else {
+        return Ok(Box::new(read_all(path, compression)?));
+    };
+    let entries = records
+        .headers()
+        .iter()
+        .enumerate()
+        .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
+        .collect();
+    Ok(Box::new(Listed {
+        format: Format::TfRecord,
+        path: path.to_path_buf(),
+        entries,
+        reader: records,
+    }))
 }
 
 /// Reads record `index` when it is asked for.
