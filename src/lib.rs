@@ -74,6 +74,7 @@ mod mmap;
 pub mod npy;
 pub mod pb;
 mod proto;
+mod reporting;
 #[cfg(feature = "safetensors")]
 pub mod safetensors;
 #[cfg(feature = "saved_model")]

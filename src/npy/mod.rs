@@ -77,7 +77,7 @@ pub(crate) fn read_path_reporting(
     let what = path.display().to_string();
     let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
     let len = file.metadata().map_err(|e| Error::io(&what, &e))?.len();
-    let mut reader = crate::buffer::read_policy::Reporting::new(file, on);
+    let mut reader = crate::reporting::Reporting::new(file, on);
     read::from_reader(&mut reader, len, as_dtype, &what)
 }
 

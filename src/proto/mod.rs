@@ -36,6 +36,7 @@ pub(crate) mod handle;
 mod lenient;
 mod list;
 mod options;
+mod peek;
 mod shape;
 mod wire;
 
@@ -52,6 +53,7 @@ use crate::tensor::Tensor;
 pub use self::compress::compress_tensor_proto_in_place;
 pub(crate) use self::options::DecodeCtx;
 pub use self::options::FromProtoOptions;
+pub(crate) use self::peek::{peek_header, PEEK};
 
 impl TensorShape {
     /// TF's `TensorShape::AsProto`: one `Dim` per dimension, sizes only.

@@ -11,16 +11,12 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 
-use prost::Message;
-
-use super::tensors::{content_offset, parse_record, varint};
+use super::tensors::{content_offset, parse_record};
 use super::{Compression, RecordReader};
 use crate::buffer::read_policy::ReadBuf;
 use crate::{DataType, Error, Result, Tensor, TensorShape};
 
-/// Bytes of each record read by the listing pass: a `TensorProto` puts its
-/// dtype and shape first, and a shape of the most dims TF allows fits.
-const PEEK: usize = 4096;
+use crate::proto::PEEK;
 
 /// The records of an uncompressed TFRecord file of tensors: where each
 /// lies, and its dtype and shape from its header.
@@ -53,7 +49,7 @@ impl TensorRecords {
                 return Ok(None);
             }
             let whole = prefix.len() as u64 == len;
-            let header = match peek_header(&prefix, whole) {
+            let header = match crate::proto::peek_header(&prefix, whole) {
                 Some(h) => h,
                 // A field order TF does not write: decode the record.
                 None => {
@@ -167,75 +163,4 @@ fn read_next_at(reader: &mut RecordReader<File>, path: &Path, index: usize) -> R
         return Err(missing());
     }
     parse_record(Bytes::from(data), index, path)
-}
-
-/// The dtype and shape of a serialized `TensorProto` from its first bytes,
-/// read as TF writes them: `dtype` (field 1) and `tensor_shape` (field 2)
-/// before any other field. `None` when the bytes end first and are not
-/// `whole`; an error for a dtype a tensor cannot have or a bad shape.
-fn peek_header(prefix: &[u8], whole: bool) -> Option<Result<(DataType, TensorShape)>> {
-    let mut at = 0usize;
-    let mut dtype = 0i32;
-    let mut shape = crate::pb::TensorShapeProto::default();
-    loop {
-        let Some((tag, n)) = prefix.get(at..).and_then(varint) else {
-            // The end of the record ends the header; a cut prefix does not.
-            return (whole && at == prefix.len()).then(|| header(dtype, &shape));
-        };
-        match (tag >> 3, tag & 7) {
-            (1, 0) => {
-                let (v, m) = prefix.get(at + n..).and_then(varint)?;
-                // Protobuf's int32: the low 32 bits of the varint.
-                dtype = v as i32;
-                at += n + m;
-            }
-            (2, 2) => {
-                let (len, m) = prefix.get(at + n..).and_then(varint)?;
-                let start = at + n + m;
-                let end = start.checked_add(usize::try_from(len).ok()?)?;
-                let Some(bytes) = prefix.get(start..end) else {
-                    return whole.then(|| Err(Error::invalid_proto("truncated tensor_shape")));
-                };
-                // Repeated message fields merge, as protobuf does.
-                if let Err(e) = shape.merge(bytes) {
-                    return Some(Err(Error::proto_decode("bad tensor_shape", e)));
-                }
-                at = end;
-            }
-            _ => return Some(header(dtype, &shape)),
-        }
-    }
-}
-
-fn header(dtype: i32, shape: &crate::pb::TensorShapeProto) -> Result<(DataType, TensorShape)> {
-    let dtype = DataType::from_i32(dtype);
-    if !dtype.is_valid_tensor_dtype() {
-        return Err(Error::invalid_proto(format!(
-            "dtype {} is not a tensor's dtype",
-            dtype.as_i32()
-        )));
-    }
-    Ok((dtype, TensorShape::from_proto(shape)?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tfrecord::serialize_tensor;
-
-    #[test]
-    fn header_from_the_first_bytes() {
-        let t = Tensor::from_vec([2, 3], vec![0u16; 6]).unwrap();
-        let bytes = serialize_tensor(&t).unwrap();
-        let (dtype, shape) = peek_header(&bytes[..13], false).unwrap().unwrap();
-        assert_eq!((dtype, shape.dim_sizes()), (DataType::UInt16, vec![2, 3]));
-        // Cut inside the shape: not known yet.
-        assert!(peek_header(&bytes[..4], false).is_none());
-        // A scalar string: fields 1, 2 (empty shape) then 8.
-        let s = serialize_tensor(&Tensor::from("ab")).unwrap();
-        let (dtype, shape) = peek_header(&s, true).unwrap().unwrap();
-        assert_eq!((dtype, shape.dims()), (DataType::String, 0));
-        // dtype 0 is not a tensor's.
-        assert!(peek_header(b"\x08\x00\x12\x00", true).unwrap().is_err());
-    }
 }

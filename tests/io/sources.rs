@@ -269,3 +269,21 @@ fn tfrecords_of_tensors_read_in_any_order_plain_or_compressed() {
         }
     }
 }
+
+#[test]
+fn tensorproto_files_are_listed_from_their_first_bytes() {
+    // A file cut short in its tensor_content still lists (dtype and shape
+    // come first); reading it is the error. Listing used to read and parse
+    // every file whole.
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tensor::from_vec([1000], vec![1.5f32; 1000]).unwrap();
+    let bytes = tftensor::tfrecord::serialize_tensor(&t).unwrap();
+    std::fs::write(dir.path().join("w.pb"), &bytes[..bytes.len() - 100]).unwrap();
+    for path in [dir.path().to_path_buf(), dir.path().join("w.pb")] {
+        let mut src = io::open(&path).unwrap();
+        assert_eq!(src.entries()[0].name, "w");
+        assert_eq!(src.entries()[0].byte_len, Some(4000));
+        let err = src.read(0).unwrap_err();
+        assert_eq!(err.location().and_then(|l| l.key.as_deref()), Some("w"));
+    }
+}

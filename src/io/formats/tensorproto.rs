@@ -3,7 +3,7 @@
 //! `a/b` is the file `a/b.pb`.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
@@ -13,7 +13,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
-use crate::io::source::{Entry, InMemory, Listed, ReadEntry};
+use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::io::staged::{StagedDir, StagedFile};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
@@ -37,47 +37,55 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> Error {
 /// The ending of a tensor's file in a TensorProto directory.
 const EXT: &str = ".pb";
 
-/// The two leading fields of a TensorProto, to list a file without
-/// building its tensor.
-#[derive(Clone, PartialEq, Message)]
-struct ProtoHeader {
-    #[prost(int32, tag = "1")]
-    dtype: i32,
-    #[prost(message, optional, tag = "2")]
-    tensor_shape: Option<crate::pb::TensorShapeProto>,
-}
-
-fn read_file(path: &Path) -> Result<Bytes> {
-    Ok(Bytes::from(
-        fs::read(path).map_err(|e| Error::io(path.display(), e))?,
-    ))
+/// Reads a whole file, telling `on` the bytes read as it goes.
+fn read_file(path: &Path, on: &mut dyn FnMut(u64)) -> Result<Bytes> {
+    let io = |e: std::io::Error| Error::io(path.display(), e);
+    let file = fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    // The file's own length, read below: what the input justifies.
+    let mut data = crate::buffer::try_vec(usize::try_from(len).unwrap_or(usize::MAX))?;
+    crate::reporting::Reporting::new(file, on)
+        .read_to_end(&mut data)
+        .map_err(io)?;
+    Ok(Bytes::from(data))
 }
 
 fn decode(path: &Path, bytes: Bytes) -> Result<Tensor> {
     Tensor::decode(bytes).map_err(|e| invalid(path, e))
 }
 
-/// Dtype and shape of a serialized TensorProto, as its decoding would give.
-fn header(path: &Path, bytes: Bytes) -> Result<(DataType, TensorShape)> {
-    let h = ProtoHeader::decode(bytes).map_err(|e| invalid(path, e))?;
-    let dtype = DataType::from_i32(h.dtype);
-    if !dtype.is_valid_tensor_dtype() {
-        return Err(invalid(path, format!("dtype {}", dtype.name())));
+/// The dtype and shape of the TensorProto in `path`, from its first
+/// [`PEEK`](crate::proto::PEEK) bytes (the whole file only when its fields
+/// are not in TF's order), as its decoding would give.
+fn header(path: &Path) -> Result<(DataType, TensorShape)> {
+    let io = |e: std::io::Error| Error::io(path.display(), e);
+    let mut prefix = Vec::new();
+    let file = fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    file.take(crate::proto::PEEK as u64)
+        .read_to_end(&mut prefix)
+        .map_err(io)?;
+    let whole = prefix.len() as u64 == len;
+    match crate::proto::peek_header(&prefix, whole) {
+        Some(h) => h.map_err(|e| invalid(path, e)),
+        None => {
+            let t = decode(path, read_file(path, &mut |_| {})?)?;
+            Ok((t.dtype(), t.shape().clone()))
+        }
     }
-    // An absent shape is a scalar, as in TF's decoding.
-    let shape = TensorShape::from_proto(&h.tensor_shape.unwrap_or_default())
-        .map_err(|e| invalid(path, e))?;
-    Ok((dtype, shape))
 }
 
 /// A file holding one TensorProto; its tensor is named by the file's stem.
-pub(crate) fn open_file(path: &Path) -> Result<InMemory> {
-    let tensor = decode(path, read_file(path)?)?;
-    Ok(InMemory::new(
-        Format::TensorProto,
-        path,
-        [(stem(path), tensor)],
-    ))
+pub(crate) fn open_file(path: &Path) -> Result<Listed<ProtoFiles>> {
+    let (dtype, shape) = header(path)?;
+    Ok(Listed {
+        format: Format::TensorProto,
+        path: path.to_path_buf(),
+        entries: vec![Entry::new(stem(path), dtype, shape)],
+        reader: ProtoFiles {
+            files: vec![path.to_path_buf()],
+        },
+    })
 }
 
 /// A file's name without its ending: the name of its one tensor.
@@ -88,18 +96,28 @@ pub(crate) fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The files of a TensorProto directory, decoded when read.
+/// TensorProto files, each decoded when read.
 pub(crate) struct ProtoFiles {
     files: Vec<PathBuf>,
 }
 
 impl ReadEntry for ProtoFiles {
     fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor> {
+        self.read_entry_with_progress(index, entry, &mut |_| {})
+    }
+
+    /// Reports the bytes of the file as they are read.
+    fn read_entry_with_progress(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         let file = self
             .files
             .get(index)
             .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
-        let tensor = decode(file, read_file(file)?)?;
+        let tensor = decode(file, read_file(file, on)?)?;
         if tensor.dtype() != entry.dtype || tensor.shape() != &entry.shape {
             return Err(Error::data_loss("changed while being read").with_path(file.display()));
         }
@@ -116,7 +134,7 @@ pub(crate) fn open_dir(dir: &Path) -> Result<Listed<ProtoFiles>> {
     let mut entries = Vec::with_capacity(found.len());
     let mut files = Vec::with_capacity(found.len());
     for (name, file) in found {
-        let (dtype, shape) = header(&file, read_file(&file)?)?;
+        let (dtype, shape) = header(&file)?;
         entries.push(Entry::new(name, dtype, shape));
         files.push(file);
     }
