@@ -258,66 +258,117 @@ fn int_stats<T: Real>(values: &[T]) -> Stats {
 /// in vector registers.
 const LANES: usize = 8;
 
-/// One lane of the float pass.
-#[derive(Clone, Copy)]
-struct Lane {
-    min: f64,
-    max: f64,
-    sum: f64,
-    finite: u64,
-    nan: u64,
+/// The float pass's accumulators, one per lane, each an array (not an
+/// array of structs) so that a step is a few vector operations.
+struct Lanes {
+    min: [f64; LANES],
+    max: [f64; LANES],
+    sum: [f64; LANES],
+    finite: [u64; LANES],
+    nan: [u64; LANES],
 }
 
-impl Lane {
-    const EMPTY: Lane = Lane {
-        min: f64::INFINITY,
-        max: f64::NEG_INFINITY,
-        sum: 0.0,
-        finite: 0,
-        nan: 0,
+impl Lanes {
+    const EMPTY: Lanes = Lanes {
+        min: [f64::INFINITY; LANES],
+        max: [f64::NEG_INFINITY; LANES],
+        sum: [0.0; LANES],
+        finite: [0; LANES],
+        nan: [0; LANES],
     };
 
-    /// Branch-free, so the lanes vectorise.
+    /// Adds `values` (at most `LANES`), one per lane; branch-free.
     #[inline(always)]
-    fn step(&mut self, x: f64) {
-        let fin = x.is_finite();
-        self.finite += u64::from(fin);
-        self.nan += u64::from(x.is_nan());
-        self.sum += if fin { x } else { 0.0 };
-        self.min = if fin && x < self.min { x } else { self.min };
-        self.max = if fin && x > self.max { x } else { self.max };
+    fn step<T: Real>(&mut self, values: &[T]) {
+        let lanes = values
+            .iter()
+            .zip(self.min.iter_mut())
+            .zip(self.max.iter_mut())
+            .zip(self.sum.iter_mut())
+            .zip(self.finite.iter_mut())
+            .zip(self.nan.iter_mut());
+        for (((((v, min), max), sum), finite), nan) in lanes {
+            let x = v.to_f64();
+            let fin = x.is_finite();
+            *finite += u64::from(fin);
+            *nan += u64::from(x.is_nan());
+            *sum += if fin { x } else { 0.0 };
+            *min = if fin && x < *min { x } else { *min };
+            *max = if fin && x > *max { x } else { *max };
+        }
     }
 }
 
-/// Floats: one pass in `LANES` independent lanes (min, max and sum of the
-/// finite values, NaN and finite counts), folded at the end.
+/// Floats: [`all_finite_stats`], and when the data holds a NaN or an
+/// infinity, [`careful_stats`].
 fn float_stats<T: Real>(values: &[T]) -> Stats {
-    let mut lanes = [Lane::EMPTY; LANES];
+    all_finite_stats(values).unwrap_or_else(|| careful_stats(values))
+}
+
+/// The common case, in one pass of three accumulators per lane: min, max
+/// and sum of every value. A NaN or an infinity makes the sum NaN or
+/// infinite (as does an `f64` sum past `f64::MAX`), and then the answer is
+/// `None`: the values need [`careful_stats`].
+fn all_finite_stats<T: Real>(values: &[T]) -> Option<Stats> {
+    let mut min = [f64::INFINITY; LANES];
+    let mut max = [f64::NEG_INFINITY; LANES];
+    let mut sum = [0.0f64; LANES];
+    let mut step = |c: &[T]| {
+        let lanes = c
+            .iter()
+            .zip(min.iter_mut())
+            .zip(max.iter_mut())
+            .zip(sum.iter_mut());
+        for (((v, min), max), sum) in lanes {
+            let x = v.to_f64();
+            *min = if x < *min { x } else { *min };
+            *max = if x > *max { x } else { *max };
+            *sum += x;
+        }
+    };
     let chunks = values.chunks_exact(LANES);
     let rest = chunks.remainder();
     for c in chunks {
-        for (lane, v) in lanes.iter_mut().zip(c) {
-            lane.step(v.to_f64());
-        }
+        step(c);
     }
-    for (lane, v) in lanes.iter_mut().zip(rest) {
-        lane.step(v.to_f64());
+    step(rest);
+    let total: f64 = sum.iter().sum();
+    if !total.is_finite() {
+        return None;
     }
-    let all = lanes.iter().fold(Lane::EMPTY, |a, l| Lane {
-        min: a.min.min(l.min),
-        max: a.max.max(l.max),
-        sum: a.sum + l.sum,
-        finite: a.finite + l.finite,
-        nan: a.nan + l.nan,
-    });
-    let some = all.finite > 0;
+    let some = !values.is_empty();
+    Some(Stats {
+        min: some.then(|| Num::Float(min.iter().copied().fold(f64::INFINITY, f64::min))),
+        max: some.then(|| Num::Float(max.iter().copied().fold(f64::NEG_INFINITY, f64::max))),
+        mean: some.then(|| total / values.len() as f64),
+        nan: 0,
+        inf: 0,
+    })
+}
+
+/// Every case: one pass in `LANES` independent lanes (min, max and sum of
+/// the finite values, NaN and finite counts), folded at the end.
+fn careful_stats<T: Real>(values: &[T]) -> Stats {
+    let mut lanes = Lanes::EMPTY;
+    let chunks = values.chunks_exact(LANES);
+    let rest = chunks.remainder();
+    for c in chunks {
+        lanes.step(c);
+    }
+    lanes.step(rest);
+    let min = lanes.min.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = lanes.max.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let finite: u64 = lanes.finite.iter().sum();
+    let nan: u64 = lanes.nan.iter().sum();
+    let sum: f64 = lanes.sum.iter().sum();
+    let some = finite > 0;
     Stats {
-        min: some.then_some(Num::Float(all.min)),
-        max: some.then_some(Num::Float(all.max)),
-        mean: some.then(|| all.sum / all.finite as f64),
-        nan: all.nan,
+        min: some.then_some(Num::Float(min)),
+        max: some.then_some(Num::Float(max)),
+        mean: some.then(|| sum / finite as f64),
+        nan,
         // Every element is finite, NaN or infinite.
-        inf: values.len() as u64 - all.finite - all.nan,
+        inf: values.len() as u64 - finite - nan,
     }
 }
 
@@ -405,6 +456,23 @@ mod tests {
         let all_nan = Tensor::from_vec([2], vec![f32::NAN; 2]).unwrap();
         let s = all_nan.stats().unwrap().unwrap();
         assert_eq!((s.min, s.max, s.mean, s.nan), (None, None, None, 2));
+    }
+
+    #[test]
+    fn a_sum_past_f64_max_takes_the_careful_pass() {
+        let t = Tensor::from_vec([3], vec![f64::MAX, f64::MAX, -1.0]).unwrap();
+        let s = t.stats().unwrap().unwrap();
+        assert_eq!(
+            (s.min, s.max),
+            (Some(Num::Float(-1.0)), Some(Num::Float(f64::MAX)))
+        );
+        assert_eq!((s.nan, s.inf), (0, 0));
+        assert_eq!(s.mean, Some(f64::INFINITY));
+        let one = Tensor::from(2.5f32).stats().unwrap().unwrap();
+        assert_eq!(
+            (one.min, one.max, one.mean),
+            (Some(Num::Float(2.5)), Some(Num::Float(2.5)), Some(2.5))
+        );
     }
 
     #[test]
