@@ -154,7 +154,8 @@ impl EventReader {
             }
         }
         if let Some(s) = fast::scalar_event(&self.buf) {
-            if let Some((tag, info)) = self.tags.get_key_value(s.tag) {
+            let known = std::str::from_utf8(s.tag).ok();
+            if let Some((tag, info)) = known.and_then(|t| self.tags.get_key_value(t)) {
                 if info.kind == Kind::Scalar {
                     self.pending.push_back(EventValue {
                         run: self.run.clone(),
