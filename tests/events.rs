@@ -620,7 +620,7 @@ fn columnar_series_across_read_chunks_and_dtypes() {
     w.add_tensor("late", 0, &Tensor::from(7.0f32), None)
         .unwrap();
     // 80,000 scalars, round robin over 3 tags and in a run of one: more
-    // than one 4 MiB read, so records straddle the reads.
+    // than one 256 KiB read, so records straddle the reads.
     for step in 0..20_000i64 {
         for tag in ["a", "b/c", "d"] {
             w.add_scalar(tag, step, step as f32 * 0.5).unwrap();

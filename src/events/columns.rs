@@ -29,9 +29,9 @@ const HEADER_LEN: usize = 12;
 const FOOTER_LEN: usize = 4;
 /// Bytes read from a file at a time (the buffer doubles only for a record
 /// longer than it, as the record's bytes arrive).
-const CHUNK: usize = 4 << 20;
+const CHUNK: usize = 256 << 10;
 /// The smallest buffer (for small files).
-const MIN_BUFFER: usize = 64 << 10;
+const MIN_BUFFER: usize = 16 << 10;
 
 /// Calls `record(offset, data)` for each record of the file at `path`, in
 /// order, both CRCs checked, as [`super::EventReader`] frames them: a

@@ -114,14 +114,17 @@ fn exact(buf: &[u8], key: u8) -> Option<&[u8]> {
 /// 1 is an error).
 #[inline]
 fn varint(buf: &[u8]) -> Option<(u64, &[u8])> {
-    if let Some((&b, rest)) = buf.split_first() {
+    let mut v = 0u64;
+    for (i, &b) in buf.iter().enumerate().take(10) {
+        if i == 9 && b > 1 {
+            return None;
+        }
+        v |= u64::from(b & 0x7f) << (7 * i);
         if b < 0x80 {
-            return Some((u64::from(b), rest));
+            return Some((v, buf.get(i + 1..)?));
         }
     }
-    let mut r = Fields(buf);
-    let v = r.varint()?;
-    Some((v, r.0))
+    None
 }
 
 /// [`scalar_event`] for fields in any order.
