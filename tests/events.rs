@@ -603,6 +603,17 @@ fn columnar_series_equal_the_readers_on_the_fixtures() {
             std::fs::remove_dir_all(&dir).unwrap();
         }
     }
+    // A last header with a good CRC declaring nearly 2^64 bytes: truncated.
+    let dir = scratch("col-huge");
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let whole = columnar_matches_reader(&files[0]);
+    let len = (u64::MAX - 13).to_le_bytes();
+    bytes.extend(len);
+    bytes.extend(tftensor::crc32c::masked(&len).to_le_bytes());
+    bytes.extend([7; 40]);
+    std::fs::write(dir.join(files[0].file_name().unwrap()), &bytes).unwrap();
+    assert_eq!(columnar_matches_reader(&dir), whole);
+    std::fs::remove_dir_all(&dir).unwrap();
     // Not an event file at all.
     let dir = scratch("col-garbage");
     let junk: Vec<u8> = (0..500u32).map(|i| (i * 37 % 251) as u8).collect();

@@ -112,15 +112,16 @@ pub(super) fn for_each_record(
             let declared = u64::from_le_bytes(len_bytes.try_into().unwrap_or_default());
             // A length past usize cannot be in the buffer: the file ends
             // before the record does (a truncated tail), or the buffer grows.
-            let Some(data_end) = usize::try_from(declared)
+            let Some(record_end) = usize::try_from(declared)
                 .ok()
-                .and_then(|d| d.checked_add(HEADER_LEN))
+                .and_then(|d| d.checked_add(HEADER_LEN + FOOTER_LEN))
             else {
                 break;
             };
+            let data_end = record_end - FOOTER_LEN;
             let (Some(data), Some(footer)) = (
                 rest.get(HEADER_LEN..data_end),
-                rest.get(data_end..data_end + FOOTER_LEN),
+                rest.get(data_end..record_end),
             ) else {
                 break;
             };
@@ -139,7 +140,7 @@ pub(super) fn for_each_record(
             checked = *header;
             record(base + start as u64, data)?;
             index += 1;
-            start += data_end + FOOTER_LEN;
+            start += record_end;
         }
         if eof {
             // What is left (if anything) is a truncated last record.
