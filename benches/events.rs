@@ -1,11 +1,16 @@
 //! Suite: TensorBoard event files (`tftensor::events`).
 //!
-//! * `events_read/reader/<size>`: `EventReader` over a scalar-heavy log
+//! * `events_read/series/<size>`: `events::series` (the columnar path:
+//!   steps, wall times and stacked values per tag) over a scalar-heavy log
 //!   (one run, 10 tags, float32 scalars as `tf.summary.scalar` writes
-//!   them; ~256 MiB in bench modes, 1 MiB under `cargo test`), every value
-//!   decoded to a `Tensor`. Throughput in file bytes.
-//! * `events_read/list/<size>`: `events::list` of the same log (no tensor
-//!   decoding).
+//!   them; 256 MiB in bench modes, or `TFTENSOR_EVENTS_BENCH_MIB` MiB,
+//!   1 MiB under `cargo test`). Throughput in file bytes.
+//! * `events_read/io_open/<size>`: `tftensor::io::open` of the log (the
+//!   series as a `TensorSource`, what the CLI and Python module read).
+//! * `events_read/list/<size>`: `events::list` of the same log (no values
+//!   kept).
+//! * `events_read/reader/<size>`: `EventReader` over the same log, every
+//!   value an `EventValue` with its `Tensor` (the general per-event API).
 //! * `events_write/add_scalar/1M`: `SummaryWriter::add_scalar` of 1M
 //!   scalars (10 tags) to a fresh file, flushed. Throughput in scalars.
 //!
@@ -22,13 +27,16 @@ use std::path::{Path, PathBuf};
 
 use common::{mode, Mode, MIB};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tftensor::events::{list, EventReader, SummaryWriter};
+use tftensor::events::{list, series, EventReader, SummaryWriter};
 
 const TAGS: usize = 10;
 
 fn total_bytes() -> usize {
+    let mib = std::env::var("TFTENSOR_EVENTS_BENCH_MIB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok());
     match mode() {
-        Mode::Full | Mode::Short => 256 * MIB,
+        Mode::Full | Mode::Short => mib.unwrap_or(256) * MIB,
         Mode::Test => MIB,
     }
 }
@@ -100,7 +108,7 @@ fn bench(c: &mut Criterion) {
         write_log(&dir.0, total_bytes());
     }
     let len = dir_bytes(&dir.0);
-    let values = read_all(&dir.0);
+    let values: usize = list(&dir.0).unwrap().iter().map(|s| s.count).sum();
     let label = common::bytes_label(len as usize);
     println!(
         "  log: {label} in {values} values ({:.1} bytes per record)",
@@ -110,11 +118,17 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("events_read");
     g.throughput(Throughput::Bytes(len));
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("reader", &label), |b| {
-        b.iter(|| read_all(&dir.0))
+    g.bench_function(BenchmarkId::new("series", &label), |b| {
+        b.iter(|| black_box(series(&dir.0).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("io_open", &label), |b| {
+        b.iter(|| black_box(tftensor::io::open(&dir.0).unwrap()))
     });
     g.bench_function(BenchmarkId::new("list", &label), |b| {
         b.iter(|| black_box(list(&dir.0).unwrap().len()))
+    });
+    g.bench_function(BenchmarkId::new("reader", &label), |b| {
+        b.iter(|| read_all(&dir.0))
     });
     g.finish();
 

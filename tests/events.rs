@@ -479,3 +479,215 @@ fn histogram_buckets_follow_tensorboard() {
         [0, 3]
     );
 }
+
+/// The series of a path as grouping `EventReader`'s values gives them:
+/// `(kind, plugin, steps, wall times, values)` per `(run, tag)`.
+type Grouped = BTreeMap<(String, String), (Kind, String, Vec<i64>, Vec<f64>, Vec<Tensor>)>;
+
+fn grouped(path: &Path) -> Result<Grouped, Error> {
+    let mut out = Grouped::new();
+    for v in EventReader::open(path)? {
+        let v = v?;
+        if !v.kind.is_summary() {
+            continue;
+        }
+        let g = out
+            .entry((v.run.to_string(), v.tag.to_string()))
+            .or_insert_with(|| (v.kind, v.plugin_name.to_string(), vec![], vec![], vec![]));
+        g.2.push(v.step);
+        g.3.push(v.wall_time);
+        g.4.push(v.value);
+    }
+    Ok(out)
+}
+
+/// `series` and `list` of `path` (the columnar path) give exactly what
+/// grouping `EventReader`'s values gives, or the same error. The number of
+/// values.
+fn columnar_matches_reader(path: &Path) -> usize {
+    let (got, want) = match (series(path), grouped(path)) {
+        (Ok(got), Ok(want)) => (got, want),
+        (Err(got), Err(want)) => {
+            assert_eq!(got.to_string(), want.to_string());
+            assert_eq!(got, want);
+            assert_eq!(list(path).unwrap_err(), want);
+            return 0;
+        }
+        (got, want) => panic!("{}: {got:?} but {want:?}", path.display()),
+    };
+    assert_eq!(got.len(), want.len(), "{}", path.display());
+    let bits = |w: &[f64]| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let mut n = 0;
+    for (s, ((run, tag), (kind, plugin, steps, walls, values))) in got.iter().zip(&want) {
+        let what = format!("{}: {run} {tag}", path.display());
+        assert_eq!(
+            (&s.run, &s.tag, &s.kind, &s.plugin_name),
+            (run, tag, kind, plugin),
+            "{what}"
+        );
+        assert_eq!(&s.steps, steps, "{what}");
+        assert_eq!(bits(&s.wall_times), bits(walls), "{what}");
+        let first = &values[0];
+        let same = values
+            .iter()
+            .all(|v| v.dtype() == first.dtype() && v.shape() == first.shape());
+        match &s.values {
+            SeriesValues::Stacked(t) => {
+                assert!(same, "{what}");
+                assert_eq!(t.dtype(), first.dtype(), "{what}");
+                let mut dims = vec![values.len() as i64];
+                dims.extend(first.shape().dim_sizes());
+                assert_eq!(t.shape().dim_sizes(), dims, "{what}");
+                for (i, v) in values.iter().enumerate() {
+                    assert_eq!(&t.sub_slice(i as i64).unwrap(), v, "{what} [{i}]");
+                }
+            }
+            SeriesValues::Ragged(ts) => {
+                assert!(!same, "{what}");
+                assert_eq!(ts, values, "{what}");
+            }
+        }
+        n += values.len();
+    }
+    let infos = list(path).unwrap();
+    assert_eq!(infos.len(), got.len(), "{}", path.display());
+    for (info, s) in infos.iter().zip(&got) {
+        assert_eq!(
+            (&info.run, &info.tag, info.kind, info.count),
+            (&s.run, &s.tag, s.kind, s.steps.len())
+        );
+        assert_eq!(
+            (info.first_step, info.last_step),
+            (s.steps[0], *s.steps.last().unwrap())
+        );
+    }
+    n
+}
+
+#[test]
+fn columnar_series_equal_the_readers_on_the_fixtures() {
+    let mut n = 0;
+    for name in ["tf2", "tf1", "runs", "runs/train", "runs/eval/sub"] {
+        n += columnar_matches_reader(&data(name));
+    }
+    let files = [only_file(&data("tf2")), only_file(&data("tf1"))];
+    for file in &files {
+        n += columnar_matches_reader(file);
+    }
+    // tf2: 18 values (twice, as a directory and as its file), tf1: 10
+    // (twice), runs: 6 (and 3 + 3 by run), as in the fixtures' JSON.
+    assert_eq!(n, 2 * 18 + 2 * 10 + 6 + 3 + 3);
+
+    // Truncated in the last record's header, data and footer; then damaged.
+    for (k, file) in files.iter().enumerate() {
+        let bytes = std::fs::read(file).unwrap();
+        let offsets = record_offsets(&bytes);
+        let last = *offsets.last().unwrap();
+        let whole = columnar_matches_reader(file);
+        for cut in [last + 1, last + 11, last + 12, last + 20, bytes.len() - 1] {
+            let dir = scratch(&format!("col-trunc{k}-{cut}"));
+            std::fs::write(dir.join(file.file_name().unwrap()), &bytes[..cut]).unwrap();
+            let n = columnar_matches_reader(&dir);
+            // The last record holds one value.
+            assert_eq!(n, whole - 1, "cut at {cut}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        for at in [offsets[3] + 14, offsets[3] + 2, offsets[2] + 13] {
+            let dir = scratch(&format!("col-crc{k}-{at}"));
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x40;
+            std::fs::write(dir.join(file.file_name().unwrap()), &bad).unwrap();
+            assert_eq!(columnar_matches_reader(&dir), 0);
+            let err = series(&dir).unwrap_err().to_string();
+            assert!(err.contains("corrupted record at"), "{err}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    // A last header with a good CRC declaring nearly 2^64 bytes: truncated.
+    let dir = scratch("col-huge");
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let whole = columnar_matches_reader(&files[0]);
+    let len = (u64::MAX - 13).to_le_bytes();
+    bytes.extend(len);
+    bytes.extend(tftensor::crc32c::masked(&len).to_le_bytes());
+    bytes.extend([7; 40]);
+    std::fs::write(dir.join(files[0].file_name().unwrap()), &bytes).unwrap();
+    assert_eq!(columnar_matches_reader(&dir), whole);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Not an event file at all.
+    let dir = scratch("col-garbage");
+    let junk: Vec<u8> = (0..500u32).map(|i| (i * 37 % 251) as u8).collect();
+    std::fs::write(dir.join("events.out.tfevents.0.junk"), &junk).unwrap();
+    assert_eq!(columnar_matches_reader(&dir), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn columnar_series_across_read_chunks_and_dtypes() {
+    let dir = scratch("col-big");
+    let mut w = SummaryWriter::create(dir.join("run")).unwrap();
+    let double = Tensor::from(0.25f64);
+    // A scalar tag written first without metadata is a plain tensor tag.
+    w.add_tensor("late", 0, &Tensor::from(7.0f32), None)
+        .unwrap();
+    // 80,000 scalars, round robin over 3 tags and in a run of one: more
+    // than one 256 KiB read, so records straddle the reads.
+    for step in 0..20_000i64 {
+        for tag in ["a", "b/c", "d"] {
+            w.add_scalar(tag, step, step as f32 * 0.5).unwrap();
+        }
+        if step == 10_000 {
+            // Longer than the read buffer: it grows.
+            w.add_text("big", step, &"x".repeat(5 << 20)).unwrap();
+            // A float64 scalar amid float32 ones: that series goes ragged.
+            w.add_tensor("a", step, &double, None).unwrap();
+            w.add_scalar("late", step, -1.0).unwrap();
+        }
+    }
+    for step in 0..20_000i64 {
+        w.add_scalar("solo", step, f32::NAN).unwrap();
+    }
+    w.close().unwrap();
+    assert_eq!(columnar_matches_reader(&dir), 80_000 + 4);
+
+    let all = series(&dir).unwrap();
+    let tags: Vec<(&str, &str, Kind)> = all
+        .iter()
+        .map(|s| (s.run.as_str(), s.tag.as_str(), s.kind))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            ("run", "a", Kind::Scalar),
+            ("run", "b/c", Kind::Scalar),
+            ("run", "big", Kind::Text),
+            ("run", "d", Kind::Scalar),
+            ("run", "late", Kind::Tensor),
+            ("run", "solo", Kind::Scalar),
+        ]
+    );
+    let SeriesValues::Ragged(a) = &all[0].values else {
+        panic!("a stacked")
+    };
+    assert_eq!(a.len(), 20_001);
+    assert_eq!(
+        (&a[10_001], &a[10_002]),
+        (&double, &Tensor::from(5000.5f32))
+    );
+    assert_eq!(all[0].steps[10_000..10_003], [10_000, 10_000, 10_001]);
+    let SeriesValues::Stacked(bc) = &all[1].values else {
+        panic!("b/c ragged")
+    };
+    let want: Vec<f32> = (0..20_000).map(|s| s as f32 * 0.5).collect();
+    assert_eq!(bc.as_slice::<f32>().unwrap(), want.as_slice());
+    assert_eq!(all[1].steps, (0..20_000).collect::<Vec<i64>>());
+    let SeriesValues::Stacked(late) = &all[4].values else {
+        panic!("late ragged")
+    };
+    assert_eq!(late.as_slice::<f32>().unwrap(), &[7.0, -1.0]);
+    let SeriesValues::Stacked(solo) = &all[5].values else {
+        panic!("solo ragged")
+    };
+    assert!(solo.as_slice::<f32>().unwrap().iter().all(|x| x.is_nan()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

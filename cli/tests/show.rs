@@ -131,3 +131,63 @@ fn show_of_a_missing_name_is_an_error() {
         &["no tensor named 'zz'"],
     );
 }
+
+/// The crate's TensorBoard fixtures (written by TF 2.21).
+fn events_data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/events")
+        .join(name)
+}
+
+#[test]
+fn show_tag_prints_that_series_in_every_run() {
+    // runs/: the tag `metric` in runs eval/sub and train (values as
+    // TensorBoard's EventMultiplexer read them: 0, -1, -2 and 0, 1, 2 at
+    // steps 0, 10, 20).
+    let out = tftensor()
+        .arg("show")
+        .arg(events_data("runs"))
+        .args(["--tag", "metric"])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("utf-8"),
+        "eval/sub/metric: float [3]\n[0 -1 -2]\n\n\
+         eval/sub/metric/steps: int64 [3]\n[0 10 20]\n\n\
+         train/metric: float [3]\n[0 1 2]\n\n\
+         train/metric/steps: int64 [3]\n[0 10 20]\n"
+    );
+    // tf2/: the log directory is the run; the same as naming the entries.
+    let by_tag = tftensor()
+        .arg("show")
+        .arg(events_data("tf2"))
+        .args(["--tag", "loss"])
+        .output()
+        .expect("run");
+    assert!(by_tag.status.success(), "{by_tag:?}");
+    assert_eq!(
+        String::from_utf8(by_tag.stdout.clone()).expect("utf-8"),
+        "loss: float [4]\n[1 0.5 0.333333343 0.25]\n\nloss/steps: int64 [4]\n[0 1 2 3]\n"
+    );
+    let by_name = tftensor()
+        .arg("show")
+        .arg(events_data("tf2"))
+        .args(["loss", "loss/steps"])
+        .output()
+        .expect("run");
+    assert_eq!(by_name.stdout, by_tag.stdout);
+    assert_error(
+        tftensor()
+            .arg("show")
+            .arg(events_data("tf2"))
+            .args(["--tag", "nope"]),
+        &["no series tagged 'nope'", "tf2"],
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_pb(dir.path(), "a", &f32s(&[1], &[1.]));
+    assert_error(
+        tftensor().arg("show").arg(dir.path()).args(["--tag", "a"]),
+        &["series are read from TensorBoard log directories"],
+    );
+}

@@ -8,9 +8,12 @@
 //!   decode) or `InvalidFormat` (a value that does not migrate);
 //! * the input cut at any point reads as a prefix of the whole input's
 //!   values, with no error (a truncated last record ends the file);
-//! * `list` and `series` name the same time series with the same counts.
+//! * `list` and `series` name the same time series with the same counts;
+//! * `series` (the columnar path) gives the series of grouping the
+//!   reader's values (runs, tags, steps, wall times), or the reader's error.
 #![no_main]
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -53,6 +56,23 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(listed.len(), all.len());
         for (l, s) in listed.iter().zip(&all) {
             assert_eq!((&l.run, &l.tag, l.kind, l.count), (&s.run, &s.tag, s.kind, s.steps.len()));
+        }
+    }
+    match series(dir()) {
+        Err(e) => assert_eq!(Some(&e), error.as_ref()),
+        Ok(all) => {
+            assert!(error.is_none(), "series read past the reader's {error:?}");
+            let mut grouped: BTreeMap<(&str, &str), Vec<(i64, u64)>> = BTreeMap::new();
+            for v in whole.iter().filter(|v| v.kind.is_summary()) {
+                grouped.entry((&v.run, &v.tag)).or_default().push((v.step, v.wall_time.to_bits()));
+            }
+            assert_eq!(grouped.len(), all.len());
+            for (s, (key, want)) in all.iter().zip(&grouped) {
+                assert_eq!((s.run.as_str(), s.tag.as_str()), *key);
+                let got: Vec<(i64, u64)> =
+                    s.steps.iter().zip(&s.wall_times).map(|(&st, w)| (st, w.to_bits())).collect();
+                assert_eq!(&got, want);
+            }
         }
     }
     // A cut in the middle: a prefix of the values.

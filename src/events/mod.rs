@@ -46,6 +46,7 @@
 //! file, which differs only when a run's files disagree on a tag's first
 //! metadata).
 
+mod columns;
 mod discover;
 mod encode;
 mod fast;

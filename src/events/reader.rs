@@ -71,8 +71,6 @@ pub struct EventReader {
     pending: VecDeque<EventValue>,
     /// The record buffer, reused.
     buf: Vec<u8>,
-    /// Whether values are decoded (false for listings).
-    decode: bool,
     truncated: Vec<(PathBuf, u64)>,
 }
 
@@ -101,16 +99,8 @@ impl EventReader {
             tags: HashMap::new(),
             pending: VecDeque::new(),
             buf: Vec::new(),
-            decode: true,
             truncated: Vec::new(),
         })
-    }
-
-    /// Reads metadata only: values come with an empty tensor (for
-    /// [`super::list`]).
-    pub(super) fn without_values(mut self) -> EventReader {
-        self.decode = false;
-        self
     }
 
     /// The files that ended in a truncated record so far, with the byte
@@ -164,7 +154,8 @@ impl EventReader {
             }
         }
         if let Some(s) = fast::scalar_event(&self.buf) {
-            if let Some((tag, info)) = self.tags.get_key_value(s.tag) {
+            let known = std::str::from_utf8(s.tag).ok();
+            if let Some((tag, info)) = known.and_then(|t| self.tags.get_key_value(t)) {
                 if info.kind == Kind::Scalar {
                     self.pending.push_back(EventValue {
                         run: self.run.clone(),
@@ -174,118 +165,134 @@ impl EventReader {
                         kind: Kind::Scalar,
                         plugin_name: info.plugin_name.clone(),
                         data_class: info.data_class,
-                        value: if self.decode {
-                            Tensor::from(s.value)
-                        } else {
-                            Tensor::default()
-                        },
+                        value: Tensor::from(s.value),
                     });
                     return Ok(true);
                 }
             }
         }
-        let event = pb::Event::decode(self.buf.as_slice()).map_err(|e| {
-            data_loss(
-                &cur.path,
-                offset,
-                format_args!("the record does not decode as an Event: {e}"),
-            )
-        })?;
-        let path = cur.path.clone();
-        self.push_event(event, &path, offset)?;
+        let event = decode_event(&self.buf, &cur.path, offset)?;
+        let pending = &mut self.pending;
+        event_values(
+            event,
+            &self.run,
+            &mut self.tags,
+            true,
+            &cur.path,
+            offset,
+            &mut |v| pending.push_back(v),
+        )?;
         Ok(true)
     }
+}
 
-    /// Turns one event into values, as `data_compat` and `dataclass_compat`
-    /// do.
-    fn push_event(&mut self, event: pb::Event, path: &Path, offset: u64) -> Result<()> {
-        let pb::Event {
-            wall_time,
+/// Decodes the `Event` in the record at `offset` of `path`.
+pub(super) fn decode_event(record: &[u8], path: &Path, offset: u64) -> Result<pb::Event> {
+    pb::Event::decode(record).map_err(|e| {
+        data_loss(
+            path,
+            offset,
+            format_args!("the record does not decode as an Event: {e}"),
+        )
+    })
+}
+
+/// Turns one event of run `run` (the record at `offset` of `path`) into
+/// values given to `push`, as `data_compat` and `dataclass_compat` do;
+/// `tags` holds the first metadata of each tag of the run so far.
+pub(super) fn event_values(
+    event: pb::Event,
+    run: &Arc<str>,
+    tags: &mut HashMap<Arc<str>, TagInfo>,
+    decode: bool,
+    path: &Path,
+    offset: u64,
+    push: &mut dyn FnMut(EventValue),
+) -> Result<()> {
+    let pb::Event {
+        wall_time,
+        step,
+        what,
+        ..
+    } = event;
+    let make =
+        |tag: &str, kind: Kind, plugin: &str, class: pb::DataClass, value: Tensor| EventValue {
+            run: run.clone(),
+            tag: Arc::from(tag),
             step,
-            what,
-            ..
-        } = event;
-        let make =
-            |tag: &str, kind: Kind, plugin: &str, class: pb::DataClass, value: Tensor| EventValue {
-                run: self.run.clone(),
-                tag: Arc::from(tag),
-                step,
-                wall_time,
-                kind,
-                plugin_name: Arc::from(plugin),
-                data_class: class,
-                value,
-            };
-        let blob = |b: Bytes| Tensor::from_vec([1], vec![b]);
-        let single = match what {
-            None => return Ok(()),
-            Some(What::Summary(summary)) => {
-                for value in summary.value {
-                    let migrated =
-                        migrate_value(value, &mut self.tags, self.decode).map_err(|m| {
-                            invalid(path, format_args!("record at offset {offset}: {m}"))
-                        })?;
-                    if let Some((tag, info, tensor)) = migrated {
-                        self.pending.push_back(EventValue {
-                            run: self.run.clone(),
-                            tag,
-                            step,
-                            wall_time,
-                            kind: info.kind,
-                            plugin_name: info.plugin_name,
-                            data_class: info.data_class,
-                            value: tensor,
-                        });
-                    }
-                }
-                return Ok(());
-            }
-            Some(What::FileVersion(v)) => make(
-                "",
-                Kind::FileVersion,
-                "",
-                pb::DataClass::Unknown,
-                Tensor::from(v),
-            ),
-            Some(What::GraphDef(g)) => make(
-                RUN_GRAPH_TAG,
-                Kind::Graph,
-                PLUGIN_GRAPHS,
-                pb::DataClass::BlobSequence,
-                blob(g)?,
-            ),
-            Some(What::TaggedRunMetadata(t)) => make(
-                &t.tag,
-                Kind::RunMetadata,
-                super::PLUGIN_TAGGED_RUN_METADATA,
-                pb::DataClass::BlobSequence,
-                blob(t.run_metadata)?,
-            ),
-            Some(What::MetaGraphDef(g)) => make(
-                "",
-                Kind::MetaGraph,
-                "",
-                pb::DataClass::Unknown,
-                Tensor::from(g),
-            ),
-            Some(What::SessionLog(s)) => make(
-                "",
-                Kind::SessionLog,
-                "",
-                pb::DataClass::Unknown,
-                Tensor::from(Bytes::from(s.encode_to_vec())),
-            ),
-            Some(What::LogMessage(m)) => make(
-                "",
-                Kind::LogMessage,
-                "",
-                pb::DataClass::Unknown,
-                Tensor::from(Bytes::from(m.encode_to_vec())),
-            ),
+            wall_time,
+            kind,
+            plugin_name: Arc::from(plugin),
+            data_class: class,
+            value,
         };
-        self.pending.push_back(single);
-        Ok(())
-    }
+    let blob = |b: Bytes| Tensor::from_vec([1], vec![b]);
+    let single = match what {
+        None => return Ok(()),
+        Some(What::Summary(summary)) => {
+            for value in summary.value {
+                let migrated = migrate_value(value, tags, decode)
+                    .map_err(|m| invalid(path, format_args!("record at offset {offset}: {m}")))?;
+                if let Some((tag, info, tensor)) = migrated {
+                    push(EventValue {
+                        run: run.clone(),
+                        tag,
+                        step,
+                        wall_time,
+                        kind: info.kind,
+                        plugin_name: info.plugin_name,
+                        data_class: info.data_class,
+                        value: tensor,
+                    });
+                }
+            }
+            return Ok(());
+        }
+        Some(What::FileVersion(v)) => make(
+            "",
+            Kind::FileVersion,
+            "",
+            pb::DataClass::Unknown,
+            Tensor::from(v),
+        ),
+        Some(What::GraphDef(g)) => make(
+            RUN_GRAPH_TAG,
+            Kind::Graph,
+            PLUGIN_GRAPHS,
+            pb::DataClass::BlobSequence,
+            blob(g)?,
+        ),
+        Some(What::TaggedRunMetadata(t)) => make(
+            &t.tag,
+            Kind::RunMetadata,
+            super::PLUGIN_TAGGED_RUN_METADATA,
+            pb::DataClass::BlobSequence,
+            blob(t.run_metadata)?,
+        ),
+        Some(What::MetaGraphDef(g)) => make(
+            "",
+            Kind::MetaGraph,
+            "",
+            pb::DataClass::Unknown,
+            Tensor::from(g),
+        ),
+        Some(What::SessionLog(s)) => make(
+            "",
+            Kind::SessionLog,
+            "",
+            pb::DataClass::Unknown,
+            Tensor::from(Bytes::from(s.encode_to_vec())),
+        ),
+        Some(What::LogMessage(m)) => make(
+            "",
+            Kind::LogMessage,
+            "",
+            pb::DataClass::Unknown,
+            Tensor::from(Bytes::from(m.encode_to_vec())),
+        ),
+    };
+    push(single);
+    Ok(())
 }
 
 impl Iterator for EventReader {

@@ -1,13 +1,12 @@
 //! A log directory as time series: [`series`] (with the values) and
 //! [`list`] (without).
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::{EventReader, Kind};
+use super::columns::{gather, Columns, Counts, Values};
+use super::Kind;
 use crate::{DataType, Result, Tensor};
 
 /// The values of one time series.
@@ -63,7 +62,13 @@ pub struct SeriesInfo {
 /// `__run_graph__`.
 ///
 /// # Errors
-/// The first error of [`EventReader`] (a truncated last record is not one).
+/// The first error [`super::EventReader`] gives on the same path (a
+/// truncated last record is not one).
+///
+/// Scalars are gathered without a [`Tensor`] per value: a record holding
+/// one float32 scalar is parsed straight from the file's bytes into the
+/// series' columns, and a series of float32 scalars is stacked from them.
+/// The result is the same as grouping [`super::EventReader`]'s values.
 ///
 /// ```
 /// use tftensor::events::{series, SeriesValues, SummaryWriter};
@@ -80,37 +85,31 @@ pub struct SeriesInfo {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
-    let mut groups: BTreeMap<(Arc<str>, Arc<str>), Group> = BTreeMap::new();
-    for v in EventReader::open(path)? {
-        let v = v?;
-        if !v.kind.is_summary() {
-            continue;
-        }
-        let g = groups.entry((v.run, v.tag)).or_insert_with(|| Group {
-            kind: v.kind,
-            plugin_name: v.plugin_name,
-            steps: Vec::new(),
-            wall_times: Vec::new(),
-            values: Vec::new(),
-        });
-        g.steps.push(v.step);
-        g.wall_times.push(v.wall_time);
-        g.values.push(v.value);
-    }
-    groups
-        .into_iter()
-        .map(|((run, tag), g)| {
-            Ok(Series {
+    let mut out = Vec::new();
+    for (run, slots) in gather::<Columns>(path.as_ref())? {
+        for slot in slots {
+            let Columns {
+                steps,
+                wall_times,
+                values,
+            } = slot.sink;
+            let values = match values {
+                Values::F32(v) if v.is_empty() => SeriesValues::Ragged(Vec::new()),
+                Values::F32(v) => SeriesValues::Stacked(Tensor::from_vec([v.len()], v)?),
+                Values::Tensors(v) => stack(v)?,
+            };
+            out.push(Series {
                 run: run.to_string(),
-                tag: tag.to_string(),
-                kind: g.kind,
-                plugin_name: g.plugin_name.to_string(),
-                steps: g.steps,
-                wall_times: g.wall_times,
-                values: stack(g.values)?,
-            })
-        })
-        .collect()
+                tag: slot.tag.to_string(),
+                kind: slot.kind,
+                plugin_name: slot.plugin_name.to_string(),
+                steps,
+                wall_times,
+                values,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The summary time series of a log directory, as [`series`] finds them,
@@ -133,35 +132,18 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn list(path: impl AsRef<Path>) -> Result<Vec<SeriesInfo>> {
-    let mut groups: BTreeMap<(Arc<str>, Arc<str>), SeriesInfo> = BTreeMap::new();
-    for v in EventReader::open(path)?.without_values() {
-        let v = v?;
-        if !v.kind.is_summary() {
-            continue;
-        }
-        let info = groups
-            .entry((v.run.clone(), v.tag.clone()))
-            .or_insert_with(|| SeriesInfo {
-                run: v.run.to_string(),
-                tag: v.tag.to_string(),
-                kind: v.kind,
-                first_step: v.step,
-                last_step: v.step,
-                count: 0,
-            });
-        info.last_step = v.step;
-        info.count += 1;
+    let mut out = Vec::new();
+    for (run, slots) in gather::<Counts>(path.as_ref())? {
+        out.extend(slots.into_iter().map(|slot| SeriesInfo {
+            run: run.to_string(),
+            tag: slot.tag.to_string(),
+            kind: slot.kind,
+            first_step: slot.sink.first_step,
+            last_step: slot.sink.last_step,
+            count: slot.sink.count,
+        }));
     }
-    Ok(groups.into_values().collect())
-}
-
-/// A series being gathered.
-struct Group {
-    kind: Kind,
-    plugin_name: Arc<str>,
-    steps: Vec<i64>,
-    wall_times: Vec<f64>,
-    values: Vec<Tensor>,
+    Ok(out)
 }
 
 /// Stacks tensors of one dtype and shape along a new axis 0.

@@ -33,6 +33,8 @@ pub use copy::{copy, select, CopyEvent, CopyOptions, CopyReport};
 pub use detect::tfrecord_compression;
 pub use detect::{detect, output_format, Located};
 pub use format::Format;
+#[cfg(feature = "events")]
+pub use formats::events::select_series;
 pub use open::{create, create_as, create_located, locate, open, open_as, open_located};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, OpenOptions, TensorSource};

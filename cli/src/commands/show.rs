@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use tftensor::io::{select, Format};
+use tftensor::io::{select, select_series, Format};
 
 use crate::error::at_tensor;
 use crate::source::{format_parser, located, open, ReadOptions};
@@ -19,12 +19,17 @@ use crate::source::{format_parser, located, open, ReadOptions};
 #[command(after_help = "Examples:\n  \
     tftensor show training/ckpt-3 dense/kernel/.ATTRIBUTES/VARIABLE_VALUE\n  \
     tftensor show weights.safetensors --max-entries -1\n  \
+    tftensor show logs/ --tag loss\n  \
     tftensor show tensor.pb --v1 --max-entries 10")]
 pub struct ShowArgs {
     /// The file, directory or checkpoint prefix to read.
     pub path: PathBuf,
     /// The tensors to print (all if none).
     pub names: Vec<String>,
+    /// In a TensorBoard log directory: print the series of this tag (its
+    /// values and steps, in every run that has it). Repeatable.
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
     /// Values kept at each end of every dimension (v2), or in all (--v1);
     /// negative prints every value.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
@@ -44,7 +49,14 @@ pub struct ShowArgs {
 pub fn run(args: &ShowArgs) -> Result<()> {
     let mut input = open(&args.path, args.format, &args.read)?;
     let entries = input.entries().to_vec();
-    let picked = select(input.as_ref(), &args.names).map_err(|e| located(&args.path, e))?;
+    let mut picked = Vec::new();
+    if args.tag.is_empty() || !args.names.is_empty() {
+        picked = select(input.as_ref(), &args.names).map_err(|e| located(&args.path, e))?;
+    }
+    for tag in &args.tag {
+        let series = select_series(input.as_ref(), tag).map_err(|e| located(&args.path, e))?;
+        picked.extend(series);
+    }
     let mut out = super::stdout();
     for (k, &i) in picked.iter().enumerate() {
         let Some(entry) = entries.get(i) else {

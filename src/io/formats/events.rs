@@ -6,20 +6,16 @@
 
 use std::path::Path;
 
-use crate::error::Result;
-use crate::events::{series, SeriesValues};
+use crate::error::{Error, Result};
+use crate::events::{discover, series, SeriesValues};
 use crate::io::format::Format;
-use crate::io::source::InMemory;
+use crate::io::source::{InMemory, TensorSource};
 use crate::tensor::Tensor;
 
 pub(crate) fn open(path: &Path) -> Result<InMemory> {
     let mut named = Vec::new();
     for s in series(path)? {
-        let base = if s.run == "." {
-            s.tag.clone()
-        } else {
-            format!("{}/{}", s.run, s.tag)
-        };
+        let base = entry_base(&s.run, &s.tag);
         match s.values {
             SeriesValues::Stacked(t) => named.push((base.clone(), t)),
             SeriesValues::Ragged(ts) => {
@@ -32,4 +28,70 @@ pub(crate) fn open(path: &Path) -> Result<InMemory> {
         named.push((format!("{base}/steps"), Tensor::from_vec([n], s.steps)?));
     }
     Ok(InMemory::new(Format::Events, path, named))
+}
+
+/// The name of the entry of a series' values.
+fn entry_base(run: &str, tag: &str) -> String {
+    if run == "." {
+        tag.to_owned()
+    } else {
+        format!("{run}/{tag}")
+    }
+}
+
+/// The entries of the series tagged `tag` in a TensorBoard log directory
+/// opened as a source ([`Format::Events`]), in the source's order: in each
+/// run that has the tag, its values (`RUN/TAG`, just `TAG` in the log
+/// directory itself, or `…@STEP` per step when they do not stack) and its
+/// steps (`…/steps`).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a source that is not a log directory;
+/// [`Error::NotFound`] when no run has the tag; [`Error::Io`] when the log
+/// directory cannot be listed again.
+///
+/// ```
+/// use tftensor::io::{open, select_series, TensorSource};
+/// let src = open("tests/data/events/runs")?;
+/// let picked = select_series(src.as_ref(), "metric")?;
+/// let names: Vec<&str> = picked.iter().map(|&i| src.entries()[i].name.as_str()).collect();
+/// assert_eq!(names, ["eval/sub/metric", "eval/sub/metric/steps", "train/metric", "train/metric/steps"]);
+/// assert!(select_series(src.as_ref(), "nope").is_err());
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn select_series(source: &dyn TensorSource, tag: &str) -> Result<Vec<usize>> {
+    if source.format() != Format::Events {
+        return Err(Error::InvalidArgument(format!(
+            "series are read from TensorBoard log directories, not from {} input",
+            source.format().name()
+        )));
+    }
+    let bases: Vec<String> = discover(source.path())?
+        .iter()
+        .map(|r| entry_base(&r.run, tag))
+        .collect();
+    let of_tag = |name: &str| {
+        bases.iter().any(|base| {
+            let Some(rest) = name.strip_prefix(base.as_str()) else {
+                return false;
+            };
+            rest.is_empty()
+                || rest == "/steps"
+                || rest
+                    .strip_prefix('@')
+                    .is_some_and(|step| step.parse::<i64>().is_ok())
+        })
+    };
+    let picked: Vec<usize> = source
+        .entries()
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| of_tag(&e.name))
+        .map(|(i, _)| i)
+        .collect();
+    if picked.is_empty() {
+        return Err(Error::not_found(format!("no series tagged '{tag}'"))
+            .with_path(source.path().display()));
+    }
+    Ok(picked)
 }
