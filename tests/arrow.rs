@@ -224,6 +224,27 @@ fn file_schemas_are_the_one_batch_schema_whatever_the_compression() {
 }
 
 #[test]
+fn file_schemas_refuse_a_kind_that_changes_between_batches() {
+    use std::collections::BTreeMap;
+    // 4096 records (one schema batch) with an int64 "a", then a float "a".
+    let one = |t: Tensor| BTreeMap::from([("a".to_string(), t)]);
+    let mut examples = vec![one(Tensor::from_vec([1], vec![1i64]).unwrap()); 4096];
+    examples.push(one(Tensor::from_vec([1], vec![1.0f32]).unwrap()));
+    let path = tmp("schema_conflict.tfrecord");
+    tftensor::tfrecord::write_examples(&path, Compression::Gzip, &examples).unwrap();
+    let e = examples_schema([&path], false).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: Feature had wrong type, expected int64_list, found float_list for feature \"a\"",
+            path.display()
+        )
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
 fn decoder_is_incremental() {
     let recs = records("corner.tfrecord", Compression::None);
     let mut d = ExamplesDecoder::new();

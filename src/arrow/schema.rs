@@ -55,7 +55,7 @@ impl fmt::Display for ExamplesSchema {
 /// # Errors
 /// As [`read_examples_arrow`] and its batches; a feature whose kind
 /// differs between batches is [`Error::InvalidArgument`], as it is within
-/// one batch.
+/// one batch. Every error names the file, as a field or in its text.
 ///
 /// ```
 /// let s = tftensor::arrow::examples_schema(["tests/data/arrow/kinds.gzip.tfrecord"], false)?;
@@ -73,7 +73,16 @@ pub fn examples_schema(
             let options = StreamOptions::new(SCHEMA_BATCH)
                 .compression(compression)
                 .sequence(sequence);
-            merged.add_all(read_examples_arrow([&file], options)?)?;
+            for batch in read_examples_arrow([&file], options)? {
+                // Read errors name the file and record; a merge error is
+                // given the file here.
+                merged.add(&batch?).map_err(|e| match e {
+                    Error::InvalidArgument(m) => {
+                        Error::InvalidArgument(format!("{}: {m}", file.display()))
+                    }
+                    other => other,
+                })?;
+            }
         }
     }
     Ok(merged.finish())
@@ -88,13 +97,6 @@ struct Merged {
 }
 
 impl Merged {
-    fn add_all(&mut self, batches: impl Iterator<Item = Result<RecordBatch>>) -> Result<()> {
-        for batch in batches {
-            self.add(&batch?)?;
-        }
-        Ok(())
-    }
-
     fn add(&mut self, batch: &RecordBatch) -> Result<()> {
         self.records += batch.num_rows() as u64;
         for field in batch.schema().fields() {
