@@ -13,7 +13,7 @@ use tftensor::arrow::arrow_array::{
 };
 use tftensor::arrow::arrow_schema::{DataType as ArrowType, Field};
 use tftensor::arrow::{
-    arrow_to_tensor, batch_to_examples, decode_examples, decode_sequence_examples,
+    arrow_to_tensor, batch_to_examples, decode_examples, decode_sequence_examples, examples_schema,
     fixed_shape_tensor_metadata, parse_examples, read_examples_arrow, tensor_to_arrow,
     write_examples_arrow, ExamplesDecoder, FeatureSpec, StreamOptions,
 };
@@ -37,25 +37,10 @@ fn expected(name: &str) -> Value {
     serde_json::from_slice(&std::fs::read(data(&format!("{name}.json"))).unwrap()).unwrap()
 }
 
-/// pyarrow's `str(type)` for the types the decoder makes.
+/// pyarrow's `str(type)`: the library's notation, checked here against
+/// the types tfx-bsl's batches had.
 fn type_name(t: &ArrowType) -> String {
-    match t {
-        ArrowType::Null => "null".into(),
-        ArrowType::Int64 => "int64".into(),
-        ArrowType::Float32 => "float".into(),
-        ArrowType::LargeBinary => "large_binary".into(),
-        ArrowType::LargeList(f) => {
-            format!("large_list<{}: {}>", f.name(), type_name(f.data_type()))
-        }
-        ArrowType::Struct(fields) => {
-            let parts: Vec<String> = fields
-                .iter()
-                .map(|f| format!("{}: {}", f.name(), type_name(f.data_type())))
-                .collect();
-            format!("struct<{}>", parts.join(", "))
-        }
-        other => format!("{other:?}"),
-    }
+    tftensor::arrow::type_text(t)
 }
 
 /// Row `i` of `a` as the fixture's JSON (`to_pylist`, bytes as "b:<hex>").
@@ -201,6 +186,62 @@ fn example_bytes_decode_as_sequence_examples_without_the_struct() {
     let a = decode_examples(&recs).unwrap();
     let b = decode_sequence_examples(&recs).unwrap();
     assert_eq!(a, b);
+}
+
+#[test]
+fn file_schemas_are_the_one_batch_schema_whatever_the_compression() {
+    let whole = decode_examples(records("kinds.tfrecord", Compression::None)).unwrap();
+    for name in [
+        "kinds.tfrecord",
+        "kinds.gzip.tfrecord",
+        "kinds.zlib.tfrecord",
+    ] {
+        let s = examples_schema([data(name)], false).unwrap();
+        assert_eq!(
+            (&s.schema, s.records),
+            (whole.schema().as_ref(), 4),
+            "{name}"
+        );
+    }
+    // A glob over the three: twelve records, the same columns.
+    let s = examples_schema([data("kinds*.tfrecord")], false).unwrap();
+    assert_eq!(s.records, 12);
+    assert_eq!(
+        s.to_string(),
+        "B: large_list<item: int64>\n\
+         f: large_list<item: float>\n\
+         i: large_list<item: int64>\n\
+         s: large_list<item: large_binary>\n\
+         \u{e9}: large_list<item: float>\n"
+    );
+    let seq = examples_schema([data("sequence.tfrecord")], true).unwrap();
+    assert_eq!(
+        seq.schema,
+        *decode_sequence_examples(records("sequence.tfrecord", Compression::None))
+            .unwrap()
+            .schema()
+    );
+}
+
+#[test]
+fn file_schemas_refuse_a_kind_that_changes_between_batches() {
+    use std::collections::BTreeMap;
+    // 4096 records (one schema batch) with an int64 "a", then a float "a".
+    let one = |t: Tensor| BTreeMap::from([("a".to_string(), t)]);
+    let mut examples = vec![one(Tensor::from_vec([1], vec![1i64]).unwrap()); 4096];
+    examples.push(one(Tensor::from_vec([1], vec![1.0f32]).unwrap()));
+    let path = tmp("schema_conflict.tfrecord");
+    tftensor::tfrecord::write_examples(&path, Compression::Gzip, &examples).unwrap();
+    let e = examples_schema([&path], false).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: Feature had wrong type, expected int64_list, found float_list for feature \"a\"",
+            path.display()
+        )
+    );
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]

@@ -284,3 +284,74 @@ fn signatures_of_a_saved_model_as_saved_model_cli_prints_them() {
     };
     assert_eq!(head(&text), head(&want));
 }
+
+#[test]
+fn arrow_schema_of_example_files_is_tfx_bsls() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/arrow");
+    let out = tftensor()
+        .current_dir(&dir)
+        .args([
+            "inspect",
+            "--arrow-schema",
+            "kinds.gzip.tfrecord",
+            "corner.tfrecord",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    assert_eq!(
+        text,
+        "\
+kinds.gzip.tfrecord: 4 Examples
+B: large_list<item: int64>
+f: large_list<item: float>
+i: large_list<item: int64>
+s: large_list<item: large_binary>
+\u{e9}: large_list<item: float>
+
+corner.tfrecord: 3 Examples
+a: large_list<item: int64>
+b: large_list<item: float>
+c: large_list<item: large_binary>
+d: null
+e: large_list<item: float>
+"
+    );
+    // The same names and types as the batches tfx-bsl 1.21 decoded
+    // (pyarrow's str(type)), recorded in the fixtures.
+    for (file, fixture) in [
+        ("kinds.gzip.tfrecord", "kinds"),
+        ("corner.tfrecord", "corner"),
+    ] {
+        let want: Value = serde_json::from_slice(
+            &std::fs::read(dir.join(format!("{fixture}.json"))).expect("read"),
+        )
+        .expect("json");
+        let mut lines = vec![format!("{file}: {} Examples", want["num_rows"])];
+        for c in want["columns"].as_array().expect("columns") {
+            lines.push(format!(
+                "{}: {}",
+                c["name"].as_str().expect("name"),
+                c["type"].as_str().expect("type")
+            ));
+        }
+        let block = lines.join("\n") + "\n";
+        assert!(text.contains(&block), "{block}");
+    }
+}
+
+#[test]
+fn arrow_schema_errors_name_the_file_and_record() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/arrow");
+    let out = tftensor()
+        .current_dir(&dir)
+        .args(["inspect", "--arrow-schema", "malformed.tfrecord"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "tftensor: malformed.tfrecord: record 1: Unable to parse example.\n"
+    );
+}

@@ -11,6 +11,8 @@
 //!   [`parse_examples`], [`FeatureSpec`].
 //! * Streaming batches from many files (globs, GZIP/ZLIB) in bounded
 //!   memory: [`read_examples_arrow`].
+//! * The schema of whole files, in bounded memory, and Arrow types in
+//!   pyarrow's notation: [`examples_schema`], [`type_text`].
 //! * The write direction, batches to `Example` records and TFRecord files:
 //!   [`batch_to_examples`], [`write_examples_arrow`].
 //!
@@ -29,6 +31,7 @@
 mod decode;
 mod fixed_shape_tensor;
 mod list_column;
+mod schema;
 mod spec;
 mod stream;
 mod tensor_metadata;
@@ -40,6 +43,7 @@ pub use fixed_shape_tensor::{
     arrow_to_tensor, arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR,
 };
+pub use schema::{examples_schema, type_text, ExamplesSchema};
 pub use spec::{apply_spec, parse_examples, FeatureSpec};
 pub use stream::{read_examples_arrow, ExampleBatches, StreamOptions};
 pub use tensor_metadata::FixedShapeTensorMetadata;

@@ -130,7 +130,7 @@ pub fn read_examples_arrow(
 }
 
 /// A path, or the sorted matches of a glob in its file name.
-fn expand(path: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn expand(path: &Path) -> Result<Vec<PathBuf>> {
     let Some(pattern) = path.file_name().and_then(|n| n.to_str()) else {
         return Ok(vec![path.to_path_buf()]);
     };

@@ -22,7 +22,8 @@ use tftensor::stats::{Num, Stats};
 #[command(after_help = "Examples:\n  \
     tftensor inspect training/ckpt-3\n  \
     tftensor inspect saved_model_dir --stats\n  \
-    tftensor inspect weights.safetensors --json | jq '.tensors[].name'")]
+    tftensor inspect weights.safetensors --json | jq '.tensors[].name'\n  \
+    tftensor inspect 'shards/*.tfrecord.gz' --arrow-schema")]
 pub struct InspectArgs {
     /// The files, directories or checkpoint prefixes to read (several,
     /// or a quoted glob such as 'shards/*.npy').
@@ -39,6 +40,12 @@ pub struct InspectArgs {
     /// `saved_model_cli show --all` does (up to "Concrete Functions").
     #[arg(long)]
     pub signatures: bool,
+    /// For TFRecord files of `tf.train.Example`s: the number of records
+    /// and the Arrow schema of their features (one `name: type` line
+    /// each, in pyarrow's notation), as tfx-bsl's schema-less decoder and
+    /// `tftensor.read_examples_arrow` give them.
+    #[arg(long, conflicts_with_all = ["stats", "json", "signatures"])]
+    pub arrow_schema: bool,
     /// The input's format, instead of detecting it.
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
@@ -162,6 +169,15 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
             .map_err(|e| crate::source::located(path, e))?;
         let mut out = super::stdout();
         out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(());
+    }
+    if args.arrow_schema {
+        let schema = tftensor::arrow::examples_schema([path], false)
+            .map_err(|e| crate::source::located(path, e))?;
+        let mut out = super::stdout();
+        writeln!(out, "{}: {} Examples", path.display(), schema.records)?;
+        write!(out, "{schema}")?;
         out.flush()?;
         return Ok(());
     }
