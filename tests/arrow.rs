@@ -233,11 +233,13 @@ fn file_schemas_refuse_a_kind_that_changes_between_batches() {
     let path = tmp("schema_conflict.tfrecord");
     tftensor::tfrecord::write_examples(&path, Compression::Gzip, &examples).unwrap();
     let e = examples_schema([&path], false).unwrap_err();
-    assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+    assert!(matches!(e, Error::InvalidFormat { .. }), "{e:?}");
+    assert_eq!(e.path(), Some(path.display().to_string().as_str()));
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: Feature had wrong type, expected int64_list, found float_list for feature \"a\"",
+            "{}: tfrecord: Feature had wrong type, expected int64_list, found float_list for \
+             feature \"a\"",
             path.display()
         )
     );
@@ -664,6 +666,7 @@ fn streams_bounded_batches_across_files() {
             .ends_with("malformed.tfrecord: record 1: Unable to parse example."),
         "{e}"
     );
+    assert!(e.path().unwrap().ends_with("malformed.tfrecord"), "{e:?}");
     assert!(it.next().is_none());
 }
 

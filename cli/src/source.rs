@@ -60,9 +60,7 @@ pub fn located(path: &Path, err: tftensor::Error) -> anyhow::Error {
         let err = err.with_path(shown);
         return anyhow::anyhow!("{err}: pass --npy-dtype, e.g. --npy-dtype bfloat16");
     }
-    // Some library errors name the file in their text (a record's place
-    // in a stream of files) rather than as a field.
-    if err.path().is_some() || err.to_string().contains(&path.display().to_string()) {
+    if err.path().is_some() {
         anyhow::Error::new(err)
     } else {
         anyhow::Error::new(err).context(path.display().to_string())

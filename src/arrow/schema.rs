@@ -54,8 +54,9 @@ impl fmt::Display for ExamplesSchema {
 ///
 /// # Errors
 /// As [`read_examples_arrow`] and its batches; a feature whose kind
-/// differs between batches is [`Error::InvalidArgument`], as it is within
-/// one batch. Every error names the file, as a field or in its text.
+/// differs between batches is [`Error::InvalidFormat`], as it is between
+/// records of a stream. Every error carries the file as a field
+/// ([`Error::path`]).
 ///
 /// ```
 /// let s = tftensor::arrow::examples_schema(["tests/data/arrow/kinds.gzip.tfrecord"], false)?;
@@ -74,11 +75,11 @@ pub fn examples_schema(
                 .compression(compression)
                 .sequence(sequence);
             for batch in read_examples_arrow([&file], options)? {
-                // Read errors name the file and record; a merge error is
-                // given the file here.
+                // Read errors carry the file and record as fields; a merge
+                // error gets the file here.
                 merged.add(&batch?).map_err(|e| match e {
                     Error::InvalidArgument(m) => {
-                        Error::InvalidArgument(format!("{}: {m}", file.display()))
+                        Error::invalid_format("tfrecord", m).with_path(file.display())
                     }
                     other => other,
                 })?;

@@ -90,7 +90,9 @@ pub struct ExampleBatches {
 /// # Errors
 /// `batch_size` 0, an unreadable directory for a glob, or a glob that
 /// matches nothing ([`Error::NotFound`]). Errors reading records come from
-/// the iterator.
+/// the iterator, with the file as a field ([`Error::path`]): a record that
+/// does not parse is [`Error::DataLoss`], a feature whose kind changes
+/// between records [`Error::InvalidFormat`] (tfx-bsl's `INVALID_ARGUMENT`).
 ///
 /// ```
 /// use tftensor::arrow::{read_examples_arrow, StreamOptions};
@@ -214,7 +216,18 @@ impl ExampleBatches {
             };
             if reader.read_record(&mut self.record)? {
                 let (path, index) = (&self.path, self.index);
-                decoder.push_at(&self.record, || format!("{path}: record {index}"))?;
+                // The file as a field: a record that does not parse is
+                // data loss; a feature whose kind changes, tfx-bsl's
+                // INVALID_ARGUMENT, is a format error of this file.
+                decoder
+                    .push_at(&self.record, || format!("record {index}"))
+                    .map_err(|e| {
+                        match e {
+                            Error::InvalidArgument(m) => Error::invalid_format("tfrecord", m),
+                            other => other,
+                        }
+                        .with_path(path)
+                    })?;
                 self.index += 1;
             } else {
                 self.reader = None;
