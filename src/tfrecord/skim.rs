@@ -55,8 +55,7 @@ impl RecordReader<File> {
             return Ok(None);
         };
         let rest_of_file = self.remaining.map(|r| r.saturating_sub(HEADER_LEN as u64));
-        if rest_of_file.is_some_and(|r| r < len.saturating_add(FOOTER_LEN as u64)) {
-            let r = rest_of_file.unwrap_or(0);
+        if let Some(r) = rest_of_file.filter(|&r| r < len.saturating_add(FOOTER_LEN as u64)) {
             return Err(self.truncated(&format!(
                 "the header declares {len} bytes of data, the file has {r} bytes after it"
             )));
