@@ -7,6 +7,10 @@ page cache warm. Not run by CI; needs h5py (the TF venv has it):
     python benches/peers/h5py_read.py PATH [--repeats N]
 
 Each figure is the median of N timed calls after two warm-up calls.
+
+With --serve, benches/keras.rs runs this as its interleaved peer (set
+TFTENSOR_BENCH_H5PY=/path/to/python): each line on stdin asks for one
+read of every dataset, answered by a line with its seconds.
 """
 import argparse
 import os
@@ -43,7 +47,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("path")
     ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--serve", action="store_true")
     a = ap.parse_args()
+    if a.serve:
+        import sys
+
+        for _ in sys.stdin:
+            t = time.perf_counter()
+            h5py_all(a.path)
+            print(f"{time.perf_counter() - t:.9f}", flush=True)
+        return
     size = os.path.getsize(a.path)
     mib = size / (1 << 20)
     for name, fn in (("h5py_read_all", h5py_all), ("python_read", py_read)):

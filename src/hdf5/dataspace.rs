@@ -5,6 +5,13 @@ use crate::error::Result;
 
 /// The dimensions (empty for a scalar); `None` for a null dataspace.
 pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Option<Vec<u64>>> {
+    Ok(parse_max(c)?.map(|(dims, _)| dims))
+}
+
+/// The dimensions and the maximum dimensions (`UNDEF` for unlimited; the
+/// dimensions themselves when the message stores no maximum, as HDF5 reads
+/// it); `None` for a null dataspace.
+pub(crate) fn parse_max(c: &mut Cursor<'_>) -> Result<Option<(Vec<u64>, Vec<u64>)>> {
     let version = c.u8()?;
     let rank = c.u8()?;
     let flags = c.u8()?;
@@ -26,8 +33,10 @@ pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Option<Vec<u64>>> {
     for _ in 0..rank {
         dims.push(c.u64()?);
     }
-    if flags & 0x01 != 0 {
-        c.skip(8 * usize::from(rank))?;
-    }
-    Ok(if null { None } else { Some(dims) })
+    let max = if flags & 0x01 != 0 {
+        (0..rank).map(|_| c.u64()).collect::<Result<Vec<_>>>()?
+    } else {
+        dims.clone()
+    };
+    Ok(if null { None } else { Some((dims, max)) })
 }

@@ -1,98 +1,27 @@
 //! Dense link storage: a fractal heap (`FRHP`) holding link messages and
-//! a v2 B-tree (`BTHD`, type 5) indexing them by name hash. Supported: a
-//! B-tree of depth 0 or 1, and a heap whose root is a direct block or an
+//! a v2 B-tree (`BTHD`, type 5, see `bt2`) indexing them by name hash.
+//! Supported: a heap whose root is a direct block or an
 //! indirect block of direct blocks (a few thousand links); deeper
 //! structures are refused by name.
 
+use super::bt2::enc_size;
 use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
 use crate::error::Result;
 
 /// The raw link messages of a dense group, in name-index order.
 pub(crate) fn objects(src: &Source, fheap: u64, names: u64, path: &str) -> Result<Vec<Vec<u8>>> {
     let heap = FractalHeap::read(src, fheap)?;
-    let head = src.read_upto(names, 64, "a v2 B-tree header")?;
-    let mut c = Cursor::new(&head, "a v2 B-tree header");
-    if c.bytes(4)? != b"BTHD" {
-        return Err(data_loss(format!(
-            "v2 B-tree at {names}: no BTHD signature"
+    let (record, records) = super::bt2::records(src, names, 5)?;
+    if record < 5 {
+        return Err(invalid(format!(
+            "the link name index of {path}: records of {record} bytes"
         )));
-    }
-    c.skip(2)?;
-    let node_size = u64::from(c.u32()?);
-    let record = c.u16()? as usize;
-    let depth = c.u16()?;
-    c.skip(2)?;
-    let root = c.u64()?;
-    let nrec = c.u16()? as usize;
-    c.skip(8)?;
-    checksum::verify(&head, c.pos(), "a v2 B-tree header")?;
-    if record < 5 || node_size < 16 {
-        return Err(invalid("v2 B-tree record or node size too small"));
-    }
-    let mut records = Vec::new();
-    match depth {
-        0 => leaf(src, root, nrec, record, &mut records)?,
-        1 => {
-            // H5B2: a leaf holds (node size - 10) / record size records; an
-            // internal node's child pointer is an address and that count,
-            // in as few bytes as the maximum needs.
-            let leaf_max = (node_size - 10) / record as u64;
-            let width = enc_size(leaf_max);
-            let len = 6 + nrec * record + (nrec + 1) * (8 + width) + 4;
-            let node = src.read_vec(root, len as u64, "a v2 B-tree internal node")?;
-            if node.get(..4) != Some(b"BTIN") {
-                return Err(data_loss(format!(
-                    "v2 B-tree node at {root}: no BTIN signature"
-                )));
-            }
-            checksum::verify(&node, len - 4, "a v2 B-tree internal node")?;
-            // In bounds: `node` was read at `len` >= 10 bytes.
-            let body = node.get(6..len - 4).unwrap_or_default();
-            let (recs, ptrs) = body.split_at((nrec * record).min(body.len()));
-            records.extend(recs.chunks(record).map(<[u8]>::to_vec));
-            let mut c = Cursor::new(ptrs, "v2 B-tree child pointers");
-            for _ in 0..=nrec {
-                let addr = c.u64()?;
-                let n = c.uint(width)? as usize;
-                if n as u64 > leaf_max {
-                    return Err(invalid(format!(
-                        "v2 B-tree leaf at {addr} claims {n} records"
-                    )));
-                }
-                leaf(src, addr, n, record, &mut records)?;
-            }
-        }
-        d => {
-            return Err(unsupported(format!(
-                "dense link storage with a v2 B-tree of depth {d} ({path})"
-            )))
-        }
     }
     // In bounds: records are at least 5 bytes (checked).
     records
         .iter()
         .map(|r| heap.object(src, r.get(4..).unwrap_or_default()))
         .collect()
-}
-
-fn leaf(src: &Source, addr: u64, nrec: usize, record: usize, out: &mut Vec<Vec<u8>>) -> Result<()> {
-    let len = 6 + nrec * record + 4;
-    let node = src.read_vec(addr, len as u64, "a v2 B-tree leaf")?;
-    if node.get(..4) != Some(b"BTLF") {
-        return Err(data_loss(format!(
-            "v2 B-tree leaf at {addr}: no BTLF signature"
-        )));
-    }
-    checksum::verify(&node, len - 4, "a v2 B-tree leaf")?;
-    // In bounds: `node` was read at `len` >= 10 bytes.
-    let recs = node.get(6..len - 4).unwrap_or_default();
-    out.extend(recs.chunks(record).map(<[u8]>::to_vec));
-    Ok(())
-}
-
-/// Bytes HDF5 uses to encode values up to `x` (`H5VM_limit_enc_size`).
-fn enc_size(x: u64) -> usize {
-    (63 - x.max(1).leading_zeros() as usize) / 8 + 1
 }
 
 struct FractalHeap {

@@ -1,7 +1,9 @@
-//! Data layout messages (0x08, versions 3 and 4) and chunk indexes: v1
-//! B-tree (type 1), single chunk, implicit, and unpaged fixed arrays.
+//! Data layout messages (0x08, versions 3 and 4) and every chunk index
+//! HDF5 writes: v1 B-tree (layout v3), and for layout v4 single chunk (1),
+//! implicit (2), fixed array (3, paged or not), extensible array (4, see
+//! `earray`) and v2 B-tree (5, records of type 10 and 11).
 
-use super::{btree, checksum, data_loss, invalid, unsupported, Cursor, Source, UNDEF};
+use super::{bt2, btree, earray, farray, invalid, unsupported, Cursor, Source, UNDEF};
 use crate::error::Result;
 
 /// Where a dataset's elements live.
@@ -20,8 +22,10 @@ pub(crate) enum Index {
         size: Option<u64>,
         mask: u32,
     },
-    Implicit,
+    Implicit(u64),
     FixedArray(u64),
+    ExtensibleArray(u64),
+    BTreeV2(u64),
 }
 
 /// One stored chunk: its element offsets, size on disk, filter mask, address.
@@ -78,13 +82,22 @@ pub(crate) fn parse(body: &[u8]) -> Result<Layout> {
                         mask,
                     }
                 }
-                2 => Index::Implicit,
+                2 => Index::Implicit(c.u64()?),
                 3 => {
+                    // Page bits: the header repeats them.
                     c.skip(1)?;
                     Index::FixedArray(c.u64()?)
                 }
-                4 => return Err(unsupported("extensible array chunk index")),
-                5 => return Err(unsupported("v2 B-tree chunk index")),
+                4 => {
+                    // Creation parameters: the header repeats them.
+                    c.skip(5)?;
+                    Index::ExtensibleArray(c.u64()?)
+                }
+                5 => {
+                    // Node size, split and merge percent: the header repeats them.
+                    c.skip(6)?;
+                    Index::BTreeV2(c.u64()?)
+                }
                 t => return Err(invalid(format!("chunk index type {t}"))),
             };
             Ok(Layout::Chunked { dims, index })
@@ -94,22 +107,127 @@ pub(crate) fn parse(body: &[u8]) -> Result<Layout> {
     }
 }
 
-/// Every stored chunk of a dataset with `shape` and chunk `dims`
-/// (`dims` excludes the element-size dimension).
+/// A chunked dataset's geometry: its shape, maximum shape (`UNDEF` for
+/// unlimited), chunk dimensions and element size.
+pub(crate) struct Grid<'a> {
+    shape: &'a [u64],
+    max: &'a [u64],
+    dims: &'a [u64],
+    /// Bytes of one whole chunk, unfiltered.
+    chunk_bytes: u64,
+}
+
+impl<'a> Grid<'a> {
+    pub(crate) fn new(
+        shape: &'a [u64],
+        max: &'a [u64],
+        dims: &'a [u64],
+        elem: u64,
+    ) -> Result<Self> {
+        if max.len() != shape.len() || dims.len() != shape.len() || dims.contains(&0) {
+            return Err(invalid("chunk dimensions do not fit the dataspace"));
+        }
+        if shape.iter().zip(max).any(|(s, m)| s > m) {
+            return Err(invalid("a dimension exceeds its maximum"));
+        }
+        let chunk_bytes = dims
+            .iter()
+            .try_fold(elem, |a, &d| a.checked_mul(d))
+            .ok_or_else(|| invalid("chunk size overflows"))?;
+        Ok(Grid {
+            shape,
+            max,
+            dims,
+            chunk_bytes,
+        })
+    }
+
+    /// Chunks along dimension `k` of the maximum shape (`None`: unlimited).
+    fn max_chunks(&self, k: usize) -> Option<u64> {
+        let (m, d) = (*self.max.get(k)?, *self.dims.get(k)?);
+        (m != UNDEF).then(|| m.div_ceil(d))
+    }
+
+    /// The dimension of an extensible array's unlimited axis: exactly one.
+    fn unlimited(&self) -> Result<usize> {
+        let mut it = (0..self.max.len()).filter(|&k| self.max_chunks(k).is_none());
+        match (it.next(), it.next()) {
+            (Some(k), None) => Ok(k),
+            _ => Err(invalid(
+                "an extensible array chunk index needs exactly one unlimited dimension",
+            )),
+        }
+    }
+
+    /// Chunks over the maximum shape, all dimensions fixed.
+    fn total(&self) -> Result<u64> {
+        (0..self.max.len()).try_fold(1u64, |a, k| {
+            self.max_chunks(k)
+                .and_then(|n| a.checked_mul(n))
+                .ok_or_else(|| invalid("a fixed chunk index over an unlimited or huge dataspace"))
+        })
+    }
+
+    /// The element offsets of chunk `i`, chunks numbered row-major over the
+    /// grid of the maximum shape with dimension `first` (an extensible
+    /// array's unlimited one) moved to the front (`H5VM_swizzle_coords`);
+    /// `None` when the chunk lies outside the current shape.
+    fn linear(&self, i: u64, first: Option<usize>) -> Option<Vec<u64>> {
+        let rank = self.shape.len();
+        let order: Vec<usize> = first
+            .into_iter()
+            .chain((0..rank).filter(|&k| Some(k) != first))
+            .collect();
+        let mut offsets = vec![0; rank];
+        let mut rem = i;
+        for &k in order.iter().rev() {
+            let c = match self.max_chunks(k) {
+                Some(n) => {
+                    // A zero maximum has no chunks: taking it as one keeps
+                    // the division defined, and its offset 0 is >= the
+                    // (zero) shape, so the chunk is dropped below.
+                    let c = rem % n.max(1);
+                    rem /= n.max(1);
+                    c
+                }
+                None => std::mem::take(&mut rem),
+            };
+            let o = c.checked_mul(*self.dims.get(k)?)?;
+            if o >= *self.shape.get(k)? {
+                return None;
+            }
+            *offsets.get_mut(k)? = o;
+        }
+        (rem == 0).then_some(offsets)
+    }
+}
+
+/// Every stored chunk of a dataset.
 pub(crate) fn chunks(
     src: &Source,
     index: &Index,
-    shape: &[u64],
-    dims: &[u64],
+    grid: &Grid,
     filtered: bool,
 ) -> Result<Vec<Chunk>> {
-    let chunk_bytes = |elem: u64| dims.iter().try_fold(elem, |a, &d| a.checked_mul(d));
+    let rank = grid.shape.len();
+    let linear = |list: Vec<farray::Numbered>, first: Option<usize>| {
+        list.into_iter()
+            .filter(|(_, (addr, _, _))| *addr != UNDEF)
+            .filter_map(|(i, (addr, size, mask))| {
+                Some(Chunk {
+                    offsets: grid.linear(i, first)?,
+                    size,
+                    mask,
+                    addr,
+                })
+            })
+            .collect()
+    };
     match *index {
         Index::BTreeV1(addr) => {
             if addr == UNDEF {
                 return Ok(Vec::new());
             }
-            let rank = shape.len();
             let key = 8 + 8 * (rank + 1);
             let mut out = Vec::new();
             for child in btree::leaves(src, addr, 1, key)? {
@@ -127,112 +245,98 @@ pub(crate) fn chunks(
             Ok(out)
         }
         Index::Single { addr, size, mask } => {
-            let size = match size {
-                Some(s) => s,
-                None => chunk_bytes(1).ok_or_else(|| invalid("chunk size overflows"))?,
-            };
+            if addr == UNDEF {
+                return Ok(Vec::new());
+            }
             Ok(vec![Chunk {
-                offsets: vec![0; shape.len()],
-                size,
+                offsets: vec![0; rank],
+                // Unfiltered: the reader takes the whole chunk's bytes.
+                size: size.unwrap_or(grid.chunk_bytes),
                 mask,
                 addr,
             }])
         }
-        Index::Implicit => Err(unsupported("implicit chunk index")),
-        Index::FixedArray(addr) => fixed_array(src, addr, shape, dims, filtered),
-    }
-}
-
-fn grid(shape: &[u64], dims: &[u64]) -> Result<Vec<u64>> {
-    shape
-        .iter()
-        .zip(dims)
-        .map(|(&s, &d)| {
-            if d == 0 {
-                Err(invalid("a chunk dimension is 0"))
-            } else {
-                Ok(s.div_ceil(d))
+        Index::Implicit(addr) => {
+            if addr == UNDEF {
+                return Ok(Vec::new());
             }
-        })
-        .collect()
+            if filtered {
+                return Err(invalid("an implicit chunk index with filters"));
+            }
+            // H5Dnone.c: chunk i of the maximum grid at addr + i * chunk size,
+            // all allocated at once; the whole extent must be in the file,
+            // which bounds the count.
+            let n = grid.total()?;
+            let span = n
+                .checked_mul(grid.chunk_bytes)
+                .ok_or_else(|| invalid("implicit chunk storage overflows"))?;
+            src.check(addr, span, "implicit chunk storage")?;
+            Ok(linear(
+                (0..n)
+                    .map(|i| (i, (addr + i * grid.chunk_bytes, 0, 0)))
+                    .collect(),
+                None,
+            ))
+        }
+        Index::FixedArray(addr) => {
+            if addr == UNDEF {
+                return Ok(Vec::new());
+            }
+            Ok(linear(farray::entries(src, addr, filtered)?, None))
+        }
+        Index::ExtensibleArray(addr) => {
+            if addr == UNDEF {
+                return Ok(Vec::new());
+            }
+            let first = grid.unlimited()?;
+            Ok(linear(earray::entries(src, addr, filtered)?, Some(first)))
+        }
+        Index::BTreeV2(addr) => {
+            if addr == UNDEF {
+                return Ok(Vec::new());
+            }
+            btree_v2(src, addr, grid, filtered)
+        }
+    }
 }
 
-fn fixed_array(
-    src: &Source,
-    addr: u64,
-    shape: &[u64],
-    dims: &[u64],
-    filtered: bool,
-) -> Result<Vec<Chunk>> {
-    if addr == UNDEF {
-        return Ok(Vec::new());
+/// v2 B-tree records: address, (filtered: size, filter mask), then the
+/// chunk's offsets scaled by the chunk dimensions, 8 bytes each.
+fn btree_v2(src: &Source, addr: u64, grid: &Grid, filtered: bool) -> Result<Vec<Chunk>> {
+    let kind = if filtered { 11 } else { 10 };
+    let (record, records) = bt2::records(src, addr, kind)?;
+    let rank = grid.shape.len();
+    let fixed = 8 + 8 * rank + if filtered { 4 } else { 0 };
+    // Shorter than the fixed fields: usize::MAX fails the check below.
+    let width = record.checked_sub(fixed).unwrap_or(usize::MAX);
+    if (filtered && !(1..=8).contains(&width)) || (!filtered && width != 0) {
+        return Err(invalid(format!("chunk B-tree records of {record} bytes")));
     }
-    let head = src.read_upto(addr, 64, "a fixed array header")?;
-    let mut c = Cursor::new(&head, "a fixed array header");
-    if c.bytes(4)? != b"FAHD" {
-        return Err(data_loss(format!(
-            "fixed array at {addr}: no FAHD signature"
-        )));
-    }
-    c.skip(2)?;
-    let entry = c.u8()? as usize;
-    let page_bits = c.u8()?;
-    let n = c.u64()?;
-    let data = c.u64()?;
-    checksum::verify(&head, c.pos(), "a fixed array header")?;
-    if n > (1u64 << page_bits) {
-        return Err(unsupported("paged fixed array chunk index"));
-    }
-    if entry < 8 || (filtered && entry < 16) {
-        return Err(invalid("fixed array entry size too small"));
-    }
-    let len = n
-        .checked_mul(entry as u64)
-        .and_then(|b| b.checked_add(6 + 8 + 4))
-        .ok_or_else(|| invalid("fixed array size overflows"))?;
-    let block = src.read_vec(data, len, "a fixed array data block")?;
-    if block.get(..4) != Some(b"FADB") {
-        return Err(data_loss(format!(
-            "fixed array data block at {data}: no FADB signature"
-        )));
-    }
-    checksum::verify(&block, block.len() - 4, "a fixed array data block")?;
-    let grid = grid(shape, dims)?;
-    let full = dims.iter().product::<u64>();
-    let mut out = Vec::new();
-    // In bounds: the block was read at its full length, at least 18 bytes.
-    for (i, e) in block
-        .get(14..block.len() - 4)
-        .unwrap_or_default()
-        .chunks(entry)
-        .enumerate()
-    {
-        let mut c = Cursor::new(e, "a fixed array entry");
+    let mut out = Vec::with_capacity(records.len());
+    for r in records {
+        let mut c = Cursor::new(&r, "a chunk B-tree record");
         let addr = c.u64()?;
         let (size, mask) = if filtered {
-            (c.uint(entry - 12)?, c.u32()?)
+            (c.uint(width)?, c.u32()?)
         } else {
-            (full, 0)
+            (0, 0)
         };
-        if addr == UNDEF {
-            continue;
+        let mut offsets = Vec::with_capacity(rank);
+        for d in grid.dims {
+            offsets.push(
+                c.u64()?
+                    .checked_mul(*d)
+                    .ok_or_else(|| invalid("a chunk offset overflows"))?,
+            );
         }
-        // Chunk i in row-major order over the chunk grid.
-        let mut rem = i as u64;
-        let mut offsets = vec![0; grid.len()];
-        for (k, g) in grid.iter().enumerate().rev() {
-            let g = (*g).max(1);
-            if let (Some(o), Some(d)) = (offsets.get_mut(k), dims.get(k)) {
-                *o = (rem % g) * d;
-            }
-            rem /= g;
+        if addr != UNDEF {
+            out.push(Chunk {
+                offsets,
+                size,
+                mask,
+                addr,
+            });
         }
-        out.push(Chunk {
-            offsets,
-            size,
-            mask,
-            addr,
-        });
     }
     Ok(out)
 }

@@ -7,11 +7,14 @@
 //! the file before it is used or allocated.
 
 mod attribute;
+mod bt2;
 mod btree;
 mod checksum;
 mod dataspace;
 mod datatype;
 mod dense;
+mod earray;
+mod farray;
 mod filters;
 mod group;
 mod heap;

@@ -31,6 +31,9 @@ pub struct Dataset {
     pub attrs: Vec<(String, AttrValue)>,
     big_endian: bool,
     layout: Layout,
+    /// The maximum dimensions (`UNDEF` for unlimited): chunk indexes number
+    /// chunks over the grid of these.
+    max_dims: Vec<u64>,
     filters: Vec<Filter>,
     /// A non-zero fill value: unallocated storage cannot read as zeros.
     fill_nonzero: bool,
@@ -174,7 +177,10 @@ impl Hdf5File {
                 kind::DATASPACE if m.is_shared() => return shared(),
                 kind::DATATYPE if m.is_shared() => return shared(),
                 kind::DATASPACE => {
-                    space = Some(dataspace::parse(&mut Cursor::new(&m.body, "a dataspace"))?)
+                    space = Some(dataspace::parse_max(&mut Cursor::new(
+                        &m.body,
+                        "a dataspace",
+                    ))?)
                 }
                 kind::DATATYPE => {
                     dtype = Some(datatype::parse(&mut Cursor::new(&m.body, "a datatype"))?)
@@ -195,7 +201,7 @@ impl Hdf5File {
                 _ => {}
             }
         }
-        let dims = space
+        let (dims, max_dims) = space
             .ok_or_else(|| invalid(format!("dataset {path} has no dataspace")))?
             .ok_or_else(|| unsupported(format!("null dataspace ({path})")))?;
         let dtype = dtype.ok_or_else(|| invalid(format!("dataset {path} has no datatype")))?;
@@ -232,6 +238,7 @@ impl Hdf5File {
             attrs,
             big_endian,
             layout,
+            max_dims,
             filters,
             fill_nonzero,
         })
@@ -311,7 +318,8 @@ impl Hdf5File {
         if ds.byte_len() == 0 {
             return Tensor::new(ds.dtype, ds.shape.clone());
         }
-        let chunks = layout::chunks(&self.src, index, &shape, cdims, !ds.filters.is_empty())?;
+        let grid = layout::Grid::new(&shape, &ds.max_dims, cdims, elem)?;
+        let chunks = layout::chunks(&self.src, index, &grid, !ds.filters.is_empty())?;
         let stored_of = |ch: &layout::Chunk| {
             if ds.filters.is_empty() {
                 chunk_bytes

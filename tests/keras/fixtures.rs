@@ -249,3 +249,34 @@ fn deflated_keras_member_is_inflated_in_memory() {
     assert_eq!(a.metadata(), b.metadata());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Whether `sig` occurs in the fixture's bytes (which structures h5py wrote).
+fn holds(name: &str, sig: &[u8]) -> bool {
+    std::fs::read(data(name))
+        .unwrap()
+        .windows(sig.len())
+        .any(|w| w == sig)
+}
+
+#[test]
+fn layout_v4_extensible_array_chunk_index() {
+    // Index block, data blocks, and a super block (chunks past 244).
+    for sig in [b"EAHD", b"EAIB", b"EADB", b"EASB"] {
+        assert!(holds("idx_earray.h5", sig));
+    }
+    assert_eq!(check_file("idx_earray.h5"), 5);
+}
+
+#[test]
+fn layout_v4_v2_btree_chunk_index() {
+    // Unfiltered (type 10) and filtered (11) records; a tree of depth 1.
+    assert!(holds("idx_btree2.h5", b"BTIN"));
+    assert_eq!(check_file("idx_btree2.h5"), 3);
+}
+
+#[test]
+fn layout_v4_fixed_array_implicit_and_paged() {
+    assert_eq!(check_file("idx_fixed.h5"), 4);
+    assert!(holds("idx_paged.h5", b"FADB"));
+    assert_eq!(check_file("idx_paged.h5"), 1);
+}

@@ -85,12 +85,12 @@ fn every_truncation_is_an_error() {
 fn every_flipped_byte_is_ok_or_an_error() {
     let mut errors = 0;
     // Every byte of the files that hold v1 headers, chunks and filters;
-    // every 3rd of latest.h5 (v2 headers, dense links; 49 KB); every 13th
-    // of the rest.
+    // every 3rd of latest.h5 (v2 headers, dense links; 49 KB) and of the
+    // layout v4 chunk index fixtures; every 13th of the rest.
     for (name, full) in fixtures() {
         let step = match name.as_str() {
-            "seq.weights.h5" | "features.h5" => 1,
-            "latest.h5" => 3,
+            "seq.weights.h5" | "features.h5" | "idx_fixed.h5" => 1,
+            "latest.h5" | "idx_earray.h5" | "idx_btree2.h5" | "idx_paged.h5" => 3,
             _ => 13,
         };
         for at in (0..full.len()).step_by(step) {
