@@ -70,3 +70,12 @@ hout=corpus/hdf5
 mkdir -p "$hout"
 cp ../tests/data/keras/*.h5 "$hout"/
 echo "hdf5 seeds: $(ls "$hout" | wc -l) files in fuzz/$hout"
+
+# The events target: every TensorBoard event file under tests/data/events/
+# (TF 2.21's tf.summary, TF1 summaries, a log directory with runs).
+eout=corpus/events
+mkdir -p "$eout"
+for f in $(find ../tests/data/events -name 'events.out.tfevents.*'); do
+  cp "$f" "$eout/$(printf '%s' "$f" | sha1sum | cut -c1-12)"
+done
+echo "events seeds: $(ls "$eout" | wc -l) files in fuzz/$eout"
