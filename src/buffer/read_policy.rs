@@ -12,9 +12,16 @@
 //! stays in cache and is cheap at that size).
 //!
 //! A [`ReadBuf`] is written while it is private and handed out read-only,
-//! as [`Bytes`], once filled: tensors then adopt slices of it.
+//! as [`Bytes`], once filled: tensors then adopt slices of it. When the
+//! last of those is dropped, the map goes back to a small process-wide
+//! [`Pool`] (at most [`POOL_MAX`] bytes), and the next large read of a size
+//! it fits takes it: its pages are already faulted in, so that read costs
+//! the copy alone, as TF's allocator gives back memory it holds. A reused
+//! map holds the bytes of its last read until overwritten: readers only
+//! hand out bytes they read (every caller checks how many arrived).
 
 use std::io::{self, Read};
+use std::sync::Mutex;
 
 use bytes::Bytes;
 
@@ -25,6 +32,76 @@ pub(crate) const LARGE: usize = 4 << 20;
 
 /// The transparent huge page size on x86-64 and (4 KiB-page) arm64.
 const HUGE_PAGE: usize = 2 << 20;
+
+/// The most bytes of maps the process-wide [`Pool`] keeps for reuse.
+pub(crate) const POOL_MAX: usize = 1 << 30;
+
+/// Maps of finished reads, kept for the next large read.
+static POOL: Mutex<Pool> = Mutex::new(Pool::new(POOL_MAX));
+
+/// Frozen maps given back by their last owner, at most `max` bytes of them.
+pub(crate) struct Pool {
+    maps: Vec<memmap2::MmapMut>,
+    max: usize,
+}
+
+impl Pool {
+    pub(crate) const fn new(max: usize) -> Pool {
+        Pool {
+            maps: Vec::new(),
+            max,
+        }
+    }
+
+    /// The smallest kept map of at least `len` bytes and at most twice
+    /// that (a larger one would be held, unused, by the tensor).
+    pub(crate) fn take(&mut self, len: usize) -> Option<memmap2::MmapMut> {
+        let (i, _) = self
+            .maps
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.len() >= len && m.len() / 2 <= len)
+            .min_by_key(|(_, m)| m.len())?;
+        Some(self.maps.swap_remove(i))
+    }
+
+    /// Keeps `map` if the pool has room for it; drops (unmaps) it if not.
+    pub(crate) fn give(&mut self, map: memmap2::MmapMut) {
+        let held: usize = self.maps.iter().map(|m| m.len()).sum();
+        if held.saturating_add(map.len()) <= self.max {
+            self.maps.push(map);
+        }
+    }
+}
+
+/// A frozen map: the bytes of one read, read-only; back to the [`POOL`]
+/// when dropped.
+struct Frozen {
+    map: Option<memmap2::Mmap>,
+    len: usize,
+}
+
+impl AsRef<[u8]> for Frozen {
+    fn as_ref(&self) -> &[u8] {
+        // `map` is `None` only during drop; `len` is within the map.
+        self.map
+            .as_deref()
+            .and_then(|m| m.get(..self.len))
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        // No `Bytes` of it is left: the pages are free for another read.
+        // A map that cannot be made writable again is unmapped instead.
+        if let Some(map) = self.map.take().and_then(|m| m.make_mut().ok()) {
+            if let Ok(mut pool) = POOL.lock() {
+                pool.give(map);
+            }
+        }
+    }
+}
 
 /// A buffer that reads fill, then frozen into shared read-only [`Bytes`].
 pub(crate) struct ReadBuf {
@@ -52,6 +129,12 @@ impl ReadBuf {
             let mapped = len
                 .checked_next_multiple_of(HUGE_PAGE)
                 .ok_or(crate::Error::AllocationFailed { bytes: len })?;
+            let kept = POOL.lock().ok().and_then(|mut pool| pool.take(mapped));
+            if let Some(map) = kept {
+                return Ok(ReadBuf {
+                    inner: Inner::Map(map, len),
+                });
+            }
             let map = memmap2::MmapMut::map_anon(mapped)
                 .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
             #[cfg(target_os = "linux")]
@@ -96,7 +179,10 @@ impl ReadBuf {
     /// An I/O error when the map cannot be made read-only.
     pub(crate) fn freeze(self) -> io::Result<Bytes> {
         Ok(match self.inner {
-            Inner::Map(m, len) => Bytes::from_owner(m.make_read_only()?).slice(..len),
+            Inner::Map(m, len) => Bytes::from_owner(Frozen {
+                map: Some(m.make_read_only()?),
+                len,
+            }),
             // `from_owner` keeps the Vec where it is (`Bytes::from` may
             // reallocate to shed spare capacity).
             Inner::Vec(v) => Bytes::from_owner(v),
@@ -209,5 +295,50 @@ mod tests {
         assert_eq!(align_pos(0x1000, 1, 0, 64), 64);
         assert_eq!(align_pos(0x1000, 0, 14, 64), 50);
         assert_eq!((0x1000 + align_pos(0x1000, 70, 14, 64) + 14) % 64, 0);
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_gives_the_smallest_fitting_map_and_keeps_at_most_its_max() {
+        let mut pool = Pool::new(12 << 20);
+        for mib in [8usize, 4, 2] {
+            pool.give(memmap2::MmapMut::map_anon(mib << 20).unwrap());
+        }
+        // Full: 14 MiB would pass 12.
+        assert_eq!(pool.maps.len(), 2);
+        assert_eq!(pool.take(3 << 20).unwrap().len(), 4 << 20);
+        // 8 MiB is more than twice 3 MiB: not given for it.
+        assert!(pool.take(3 << 20).is_none());
+        assert_eq!(pool.take(5 << 20).unwrap().len(), 8 << 20);
+        assert!(pool.take(1).is_none());
+    }
+
+    #[test]
+    fn a_dropped_read_is_reused_and_a_reused_buffer_reads_right() {
+        // A size no other test asks for, so the reuse is ours.
+        let len = (37 << 20) + 123;
+        let mut a = ReadBuf::new(len).unwrap();
+        a.as_mut_slice().fill(7);
+        let bytes = a.freeze().unwrap();
+        assert_eq!(bytes.len(), len);
+        let first = bytes.as_ptr() as usize;
+        let kept = bytes.slice(10..20);
+        drop(bytes);
+        // A slice still holds it: not back in the pool yet.
+        let mut b = ReadBuf::new(len).unwrap();
+        assert_ne!(b.addr(), first);
+        assert_eq!(&kept[..], [7; 10]);
+        b.as_mut_slice().fill(1);
+        let second = b.addr();
+        drop((kept, b.freeze().unwrap()));
+        let mut c = ReadBuf::new(len).unwrap();
+        assert!([first, second].contains(&c.addr()));
+        c.as_mut_slice().fill(9);
+        let c = c.freeze().unwrap();
+        assert!(c.iter().all(|&x| x == 9));
     }
 }
