@@ -16,7 +16,8 @@
 //! last of those is dropped, the map goes back to a small process-wide
 //! [`Pool`] (at most [`POOL_MAX`] bytes), and the next large read of a size
 //! it fits takes it: its pages are already faulted in, so that read costs
-//! the copy alone, as TF's allocator gives back memory it holds. A reused
+//! the copy alone, as TF's allocator gives back memory it holds. A large
+//! read that no kept map fits empties the pool first. A reused
 //! map holds the bytes of its last read until overwritten: readers only
 //! hand out bytes they read (every caller checks how many arrived).
 
@@ -34,7 +35,7 @@ pub(crate) const LARGE: usize = 4 << 20;
 const HUGE_PAGE: usize = 2 << 20;
 
 /// The most bytes of maps the process-wide [`Pool`] keeps for reuse.
-pub(crate) const POOL_MAX: usize = 1 << 30;
+pub(crate) const POOL_MAX: usize = 2 << 30;
 
 /// Maps of finished reads, kept for the next large read.
 static POOL: Mutex<Pool> = Mutex::new(Pool::new(POOL_MAX));
@@ -63,6 +64,11 @@ impl Pool {
             .filter(|(_, m)| m.len() >= len && m.len() / 2 <= len)
             .min_by_key(|(_, m)| m.len())?;
         Some(self.maps.swap_remove(i))
+    }
+
+    /// Drops (unmaps) every kept map.
+    pub(crate) fn clear(&mut self) {
+        self.maps.clear();
     }
 
     /// Keeps `map` if the pool has room for it; drops (unmaps) it if not.
@@ -129,11 +135,16 @@ impl ReadBuf {
             let mapped = len
                 .checked_next_multiple_of(HUGE_PAGE)
                 .ok_or(crate::Error::AllocationFailed { bytes: len })?;
-            let kept = POOL.lock().ok().and_then(|mut pool| pool.take(mapped));
-            if let Some(map) = kept {
-                return Ok(ReadBuf {
-                    inner: Inner::Map(map, len),
-                });
+            if let Ok(mut pool) = POOL.lock() {
+                if let Some(map) = pool.take(mapped) {
+                    return Ok(ReadBuf {
+                        inner: Inner::Map(map, len),
+                    });
+                }
+                // None fits: give the kept pages back before faulting in
+                // new ones, so the pool never adds to a large read's
+                // memory.
+                pool.clear();
             }
             let map = memmap2::MmapMut::map_anon(mapped)
                 .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
@@ -315,6 +326,9 @@ mod pool_tests {
         assert!(pool.take(3 << 20).is_none());
         assert_eq!(pool.take(5 << 20).unwrap().len(), 8 << 20);
         assert!(pool.take(1).is_none());
+        pool.give(memmap2::MmapMut::map_anon(2 << 20).unwrap());
+        pool.clear();
+        assert!(pool.take(2 << 20).is_none());
     }
 
     #[test]
