@@ -33,7 +33,8 @@ time_one() {
   t0=$(now); "$@" >/dev/null; t1=$(now)
   echo "$t1 - $t0" | bc -l
 }
-"${convert_cmd[@]}" >/dev/null; "${mmap_cmd[@]}" >/dev/null; "${cp_cmd[@]}"
+"${convert_cmd[@]}" >/dev/null; outsize=$(stat -c %s "$out")
+"${mmap_cmd[@]}" >/dev/null; "${cp_cmd[@]}"
 conv=(); mapped=(); copy=(); ratio=(); mratio=()
 for ((r = 0; r < rounds; r++)); do
   c= m= p=
@@ -51,7 +52,7 @@ for ((r = 0; r < rounds; r++)); do
     "$r" "$c" "$m" "$p" "${ratio[-1]}" "${mratio[-1]}" "$(cut -d' ' -f1 /proc/loadavg)"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-echo "input $(stat -c %s "$in") bytes; output $(stat -c %s "$out") bytes"
+echo "input $(stat -c %s "$in") bytes; output $outsize bytes"
 printf 'median: convert %.3f s, convert --mmap %.3f s, cp %.3f s\n' \
   "$(median "${conv[@]}")" "$(median "${mapped[@]}")" "$(median "${copy[@]}")"
 printf 'median ratio to cp: convert %.2f, convert --mmap %.2f (goal <= 1.5)\n' \
