@@ -24,7 +24,7 @@ pub enum CopyEvent<'a> {
         dtype: DataType,
     },
     /// Part of a tensor was read (formats that report inside one tensor:
-    /// `.npy` files, in steps of up to 64 MiB).
+    /// `.npy` and TensorProto files, in steps of up to 64 MiB).
     Reading {
         /// The tensor.
         name: &'a str,
@@ -209,6 +209,8 @@ pub fn copy(
         let Some(e) = source.entries().get(i) else {
             continue;
         };
+        // A tensor of unknown size (strings) counts nothing, as in
+        // `total_bytes`.
         let (name, len) = (e.name.clone(), e.byte_len.unwrap_or(0));
         let (before, mut read) = (report.bytes, 0u64);
         let progress = &mut options.progress;

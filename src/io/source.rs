@@ -89,8 +89,8 @@ pub trait TensorSource: Send {
     fn read(&mut self, index: usize) -> Result<Tensor>;
 
     /// [`TensorSource::read`], telling `on` how many bytes of the entry
-    /// have been read as the read goes, for formats that can (`.npy`
-    /// files); the others report nothing before they return.
+    /// have been read as the read goes, for formats that can (`.npy` and
+    /// TensorProto files); the others report nothing before they return.
     ///
     /// ```
     /// use tftensor::io::TensorSource;
