@@ -243,20 +243,14 @@ impl TensorSource for InMemory {
 
 /// What a [`Listed`] source needs from its format: reading one entry.
 pub(crate) trait ReadEntry: Send {
-    /// Reads entry `index` (`entry` is its listing).
-    fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor>;
-
-    /// As [`ReadEntry::read_entry`], telling `on` the bytes read as it
-    /// goes, where the format can.
-    fn read_entry_with_progress(
+    /// Reads entry `index` (`entry` is its listing), telling `on` the
+    /// bytes read as it goes where the format can (others ignore it).
+    fn read_entry(
         &mut self,
         index: usize,
         entry: &Entry,
         on: &mut dyn FnMut(u64),
-    ) -> Result<Tensor> {
-        let _ = on;
-        self.read_entry(index, entry)
-    }
+    ) -> Result<Tensor>;
 
     /// Reads the box `ranges` (checked against `entry`'s shape) of entry
     /// `index`: by default the whole tensor, then the box copied out.
@@ -266,7 +260,7 @@ pub(crate) trait ReadEntry: Send {
         entry: &Entry,
         ranges: &[Range<u64>],
     ) -> Result<Tensor> {
-        super::slice::cut(&self.read_entry(index, entry)?, ranges)
+        super::slice::cut(&self.read_entry(index, entry, &mut |_| {})?, ranges)
     }
 
     /// As [`TensorSource::metadata`].
@@ -299,22 +293,31 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
     }
 
     fn read(&mut self, index: usize) -> Result<Tensor> {
-        let e = self
-            .entries
-            .get(index)
-            .ok_or_else(|| no_index(index, &self.path))?;
-        self.reader
-            .read_entry(index, e)
-            .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+        self.read_with_progress(index, &mut |_| {})
     }
 
+    /// Reads the entry and checks it is what was listed: a file changed
+    /// since (or a format whose header and data disagree) is data loss,
+    /// for every format here.
     fn read_with_progress(&mut self, index: usize, on: &mut dyn FnMut(u64)) -> Result<Tensor> {
         let e = self
             .entries
             .get(index)
             .ok_or_else(|| no_index(index, &self.path))?;
         self.reader
-            .read_entry_with_progress(index, e, on)
+            .read_entry(index, e, on)
+            .and_then(|t| {
+                if t.dtype() == e.dtype && t.shape() == &e.shape {
+                    return Ok(t);
+                }
+                Err(Error::data_loss(format!(
+                    "read as {} {}, listed as {} {} (changed since it was listed?)",
+                    t.dtype().name(),
+                    t.shape(),
+                    e.dtype.name(),
+                    e.shape
+                )))
+            })
             .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
     }
 

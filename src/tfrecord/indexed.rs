@@ -82,16 +82,14 @@ impl TensorRecords {
         &self.headers
     }
 
-    /// Reads record `index` (both CRCs checked); an error if its tensor
-    /// is not the dtype and shape its header listed.
+    /// Reads record `index`, both CRCs checked (`tftensor::io` checks it is
+    /// the dtype and shape listed).
     pub(crate) fn read(&mut self, index: usize) -> Result<Tensor> {
-        let (Some(&(offset, len)), Some((dtype, shape))) =
-            (self.spans.get(index), self.headers.get(index))
-        else {
+        let Some(&(offset, len)) = self.spans.get(index) else {
             return Err(Error::not_found(format!("no record {index}")));
         };
-        let t = match self.compression {
-            Compression::None => read_at(&self.path, offset, index as u64, len)?,
+        match self.compression {
+            Compression::None => read_at(&self.path, offset, index as u64, len),
             _ => {
                 let mut reader = match self.cursor.take() {
                     Some(r) if r.index() <= index as u64 => r,
@@ -99,23 +97,9 @@ impl TensorRecords {
                 };
                 let t = read_next_at(&mut reader, &self.path, index)?;
                 self.cursor = Some(reader);
-                t
+                Ok(t)
             }
-        };
-        if t.dtype() != *dtype || t.shape() != shape {
-            return Err(Error::invalid_format(
-                "tfrecord",
-                format!(
-                    "the record's TensorProto repeats its dtype or shape: listed as {} {}, \
-                     decoded as {} {}",
-                    dtype.name(),
-                    shape,
-                    t.dtype().name(),
-                    t.shape()
-                ),
-            ));
         }
-        Ok(t)
     }
 }
 

@@ -287,3 +287,19 @@ fn tensorproto_files_are_listed_from_their_first_bytes() {
         assert_eq!(err.location().and_then(|l| l.key.as_deref()), Some("w"));
     }
 }
+
+#[test]
+fn a_file_changed_since_it_was_listed_is_data_loss_not_a_different_tensor() {
+    // Listed sources check what they read against the listing, for every
+    // format: an .npy rewritten with another shape used to be returned as
+    // read, unlike the entry the caller had been given.
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("w.npy");
+    tftensor::npy::write_npy(&p, &Tensor::from_vec([2, 3], vec![1f32; 6]).unwrap()).unwrap();
+    let mut src = io::open(&p).unwrap();
+    tftensor::npy::write_npy(&p, &Tensor::from_vec([3, 2], vec![1f32; 6]).unwrap()).unwrap();
+    let err = src.read(0).unwrap_err();
+    assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
+    assert_eq!(err.location().and_then(|l| l.key.as_deref()), Some("w"));
+    assert!(err.to_string().contains("read as float [3,2], listed as float [2,3]"), "{err}");
+}

@@ -13,7 +13,12 @@ use crate::tensor::Tensor;
 /// Reads a checkpoint's tensors by key; a slice reads only the stored
 /// slices that overlap it.
 impl ReadEntry for BundleReader {
-    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        _index: usize,
+        entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         self.get(&entry.name)
     }
 

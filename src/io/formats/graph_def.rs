@@ -10,7 +10,12 @@ use crate::saved_model::GraphConstants;
 use crate::tensor::Tensor;
 
 impl ReadEntry for GraphConstants {
-    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        _index: usize,
+        entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         self.read(&entry.name)
     }
 }

@@ -11,7 +11,12 @@ use crate::keras::{KerasFile, WeightsWriter};
 use crate::tensor::Tensor;
 
 impl ReadEntry for KerasFile {
-    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        index: usize,
+        _entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         self.read_index(index)
     }
 

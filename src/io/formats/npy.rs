@@ -25,12 +25,8 @@ pub(crate) struct NpyFiles {
 }
 
 impl ReadEntry for NpyFiles {
-    fn read_entry(&mut self, index: usize, entry: &Entry) -> Result<Tensor> {
-        self.read_entry_with_progress(index, entry, &mut |_| {})
-    }
-
     /// Reports the bytes of the file as they are read.
-    fn read_entry_with_progress(
+    fn read_entry(
         &mut self,
         index: usize,
         _entry: &Entry,
@@ -102,7 +98,12 @@ pub(crate) struct Npz {
 }
 
 impl ReadEntry for Npz {
-    fn read_entry(&mut self, _index: usize, entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        _index: usize,
+        entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         match self.as_dtype {
             Some(dt) => self
                 .reader

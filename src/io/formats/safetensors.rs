@@ -44,7 +44,12 @@ pub(crate) fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
 }
 
 impl ReadEntry for Safetensors {
-    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        index: usize,
+        _entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         if self.loaded.is_none() {
             let all = if self.mmap {
                 // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the

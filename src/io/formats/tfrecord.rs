@@ -48,7 +48,12 @@ pub(crate) fn open(path: &Path, compression: Compression) -> Result<Box<dyn Tens
 
 /// Reads record `index` when it is asked for.
 impl ReadEntry for TensorRecords {
-    fn read_entry(&mut self, index: usize, _entry: &Entry) -> Result<Tensor> {
+    fn read_entry(
+        &mut self,
+        index: usize,
+        _entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
         self.read(index)
     }
 }
