@@ -163,7 +163,7 @@ pub(super) fn content_offset(data: &[u8]) -> Option<usize> {
 }
 
 /// A protobuf varint at the start of `b`: `(value, bytes used)`.
-pub(super) fn varint(b: &[u8]) -> Option<(u64, usize)> {
+fn varint(b: &[u8]) -> Option<(u64, usize)> {
     let mut v = 0u64;
     for (i, &byte) in b.iter().take(10).enumerate() {
         v |= u64::from(byte & 0x7f) << (7 * i);

@@ -301,5 +301,9 @@ fn a_file_changed_since_it_was_listed_is_data_loss_not_a_different_tensor() {
     let err = src.read(0).unwrap_err();
     assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
     assert_eq!(err.location().and_then(|l| l.key.as_deref()), Some("w"));
-    assert!(err.to_string().contains("read as float [3,2], listed as float [2,3]"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("read as float [3,2], listed as float [2,3]"),
+        "{err}"
+    );
 }
