@@ -287,3 +287,82 @@ fn a_large_checkpoint_tensor_read_by_open_is_a_huge_page_buffer() {
     assert_eq!(addr(&loaded) % 64, 0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Files of several chunks (the readers sum CRCs 1 MiB at a time as they
+/// read): a damaged record or tensor fails as reading record by record or
+/// key by key does, the first damage in the file winning.
+#[test]
+fn damage_in_multi_chunk_files_fails_as_piecewise_reads_do() {
+    let dir = temp_dir("pipelined-crc");
+    let path = dir.join("t.tfrecord");
+    let tensors: Vec<Tensor> = (0..7)
+        .map(|i| Tensor::from_vec([1 << 18], f32s(1 << 18, i as f32)).unwrap())
+        .collect();
+    write_tensors(&path, Compression::None, &tensors).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let record = good.len() / 7;
+    let bad = dir.join("bad.tfrecord");
+    let same = |bytes: &[u8], what: &str| {
+        std::fs::write(&bad, bytes).unwrap();
+        let whole = read_tensors(&bad, Compression::None);
+        let each = record_by_record(&bad);
+        match (&whole, &each) {
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
+            _ => panic!("{what}: {whole:?} vs {each:?}"),
+        }
+        whole.unwrap_err().to_string()
+    };
+    // Records 2 and 5 damaged, and the file cut inside record 6.
+    let mut b = good[..good.len() - 100].to_vec();
+    b[2 * record + 5000] ^= 4;
+    b[5 * record + 5000] ^= 4;
+    let err = same(&b, "two flips and a cut");
+    assert!(
+        err.contains("corrupted record at") && err.contains("(record 2)"),
+        "{err}"
+    );
+    // Only the cut.
+    let err = same(&good[..good.len() - 100], "cut");
+    assert!(
+        err.contains("truncated record at") && err.contains("(record 6)"),
+        "{err}"
+    );
+    // Only the last record's data.
+    let mut b = good.clone();
+    b[good.len() - 50] ^= 1;
+    let err = same(&b, "last");
+    assert!(err.contains("(record 6)"), "{err}");
+
+    let prefix = dir.join("ckpt");
+    let big: Vec<(String, Tensor)> = (0..3)
+        .map(|i| (format!("w{i}"), tensors[i].clone()))
+        .collect();
+    let big = [
+        big,
+        vec![(
+            "x".into(),
+            Tensor::from_vec([1 << 20], f32s(1 << 20, 1.0)).unwrap(),
+        )],
+    ]
+    .concat();
+    write_bundle(&prefix, &big);
+    let data = dir.join("ckpt.data-00000-of-00001");
+    let mut bytes = std::fs::read(&data).unwrap();
+    // Entries are in key order: w0, w1, w2 (1 MiB each), then x (4 MiB).
+    bytes[(1 << 20) + 77] ^= 2;
+    bytes[(3 << 20) + (3 << 20)] ^= 2;
+    std::fs::write(&data, &bytes).unwrap();
+    for reader in [
+        BundleReader::load(&prefix).unwrap(),
+        BundleReader::open(&prefix).unwrap(),
+    ] {
+        for key in ["w1", "x"] {
+            let err = reader.get(key).unwrap_err();
+            assert!(matches!(err, Error::DataLoss { .. }), "{key}: {err}");
+            assert!(err.to_string().contains("checksum does not match"), "{err}");
+        }
+        assert_eq!(reader.get("w0").unwrap(), big[0].1);
+        assert_eq!(reader.get("w2").unwrap(), big[2].1);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

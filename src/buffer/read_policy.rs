@@ -17,7 +17,8 @@
 //! [`Pool`] (at most [`POOL_MAX`] bytes), and the next large read of a size
 //! it fits takes it: its pages are already faulted in, so that read costs
 //! the copy alone, as TF's allocator gives back memory it holds. A large
-//! read that no kept map fits empties the pool first. A reused
+//! read that no kept map fits first gives back the longest-kept maps until
+//! those left and the new read fit in [`POOL_MAX`] together. A reused
 //! map holds the bytes of its last read until overwritten: readers only
 //! hand out bytes they read (every caller checks how many arrived).
 
@@ -63,12 +64,23 @@ impl Pool {
             .enumerate()
             .filter(|(_, m)| m.len() >= len && m.len() / 2 <= len)
             .min_by_key(|(_, m)| m.len())?;
-        Some(self.maps.swap_remove(i))
+        Some(self.maps.remove(i))
     }
 
-    /// Drops (unmaps) every kept map.
-    pub(crate) fn clear(&mut self) {
-        self.maps.clear();
+    /// Drops (unmaps) the longest-kept maps until those left and a new
+    /// map of `len` bytes together fit in the pool's max: what the pool
+    /// keeps idle beside a new read is bounded by the same max.
+    pub(crate) fn make_room(&mut self, len: usize) {
+        let mut held: usize = self.maps.iter().map(|m| m.len()).sum();
+        let mut evict = 0;
+        for m in &self.maps {
+            if held.saturating_add(len) <= self.max {
+                break;
+            }
+            held -= m.len();
+            evict += 1;
+        }
+        self.maps.drain(..evict);
     }
 
     /// Keeps `map` if the pool has room for it; drops (unmaps) it if not.
@@ -141,10 +153,9 @@ impl ReadBuf {
                         inner: Inner::Map(map, len),
                     });
                 }
-                // None fits: give the kept pages back before faulting in
-                // new ones, so the pool never adds to a large read's
-                // memory.
-                pool.clear();
+                // None fits: give back kept pages, oldest first, until
+                // they and the new ones fit in the pool's max.
+                pool.make_room(mapped);
             }
             let map = memmap2::MmapMut::map_anon(mapped)
                 .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
@@ -327,8 +338,34 @@ mod pool_tests {
         assert_eq!(pool.take(5 << 20).unwrap().len(), 8 << 20);
         assert!(pool.take(1).is_none());
         pool.give(memmap2::MmapMut::map_anon(2 << 20).unwrap());
-        pool.clear();
+        pool.make_room(12 << 20);
         assert!(pool.take(2 << 20).is_none());
+    }
+
+    #[test]
+    fn a_miss_evicts_the_oldest_maps_until_the_new_one_fits_beside_them() {
+        let mut pool = Pool::new(12 << 20);
+        for mib in [2usize, 4, 6] {
+            pool.give(memmap2::MmapMut::map_anon(mib << 20).unwrap());
+        }
+        // 12 MiB held: room for 0; a 2 MiB read evicts the oldest (2 MiB).
+        pool.make_room(2 << 20);
+        assert_eq!(
+            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
+            [4, 6]
+        );
+        // 10 held + 2 fit: nothing goes.
+        pool.make_room(2 << 20);
+        assert_eq!(pool.maps.len(), 2);
+        // 5 MiB needs the 4 MiB map gone too (6 + 5 <= 12).
+        pool.make_room(5 << 20);
+        assert_eq!(
+            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
+            [6]
+        );
+        // Larger than the max: everything goes.
+        pool.make_room(13 << 20);
+        assert!(pool.maps.is_empty());
     }
 
     #[test]

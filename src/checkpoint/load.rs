@@ -10,7 +10,7 @@ use std::fs::File;
 
 use bytes::Bytes;
 
-use crate::buffer::read_policy::{align_pos, ReadBuf};
+use crate::buffer::read_policy::{align_pos, ReadBuf, LARGE};
 use crate::crc32c;
 use crate::error::{Error, Result};
 use crate::ALIGNMENT;
@@ -78,11 +78,24 @@ pub(super) fn load_shard(
     if total > len {
         return Ok(None);
     }
-    // Room for each span's alignment padding: bounded by the index size.
+    // The spans end here when the buffer starts 64-byte aligned, as a
+    // large one (a page-aligned map) does: then it needs no slack, and a
+    // whole checkpoint takes exactly its bytes (so a map of its size is
+    // reused). A small one (a `Vec`, at any address) gets room for each
+    // span's padding, bounded by the index size.
+    let aligned_end = spans.iter().fold(0u64, |pos, (s, _)| {
+        pos.next_multiple_of(ALIGNMENT as u64)
+            .saturating_add(s.size)
+    });
     let pad = (spans.len() as u64).saturating_mul(ALIGNMENT as u64);
-    let room = usize::try_from(total.saturating_add(pad))
-        .map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let room = if aligned_end >= LARGE as u64 {
+        aligned_end
+    } else {
+        total.saturating_add(pad)
+    };
+    let room = usize::try_from(room).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
     let mut buf = ReadBuf::new(room)?;
+    debug_assert!(room < LARGE || buf.addr() % ALIGNMENT == 0);
     let base = buf.addr();
     let mut places = HashMap::with_capacity(spans.len());
     let mut pos = 0usize;
