@@ -15,7 +15,8 @@
 //!   `tf.train.load_checkpoint` + `get_tensor`,
 //!   `TFRecordDataset.map(parse_tensor)`;
 //! * limits: `read()` of the same file into memory faulted in beforehand,
-//!   and a memcpy of the same bytes between two faulted buffers.
+//!   and a memcpy of the same bytes between two faulted buffers, all under
+//!   the readers' page policy (huge-page-advised maps).
 //!
 //! Every timed call reads the whole file from the page cache (warm: one
 //! untimed round first) and frees what it made before the clock stops (as
@@ -224,11 +225,26 @@ fn file_len(p: &Path) -> usize {
     std::fs::metadata(p).unwrap().len() as usize
 }
 
+/// Memory faulted in beforehand under the readers' page policy: an
+/// anonymous map advised to use huge pages (a `vec!` would get 4 KiB pages
+/// where THP is `madvise`, and so measure the page size, not the copy).
+fn faulted(len: usize) -> memmap2::MmapMut {
+    let mut map = memmap2::MmapMut::map_anon(len.max(1)).unwrap();
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    map.fill(1);
+    map
+}
+
 /// `read()` of the whole file into memory faulted in beforehand.
 fn limit_read(path: PathBuf) -> Box<dyn FnMut()> {
-    let mut buf = vec![1u8; file_len(&path)];
+    let len = file_len(&path);
+    let mut buf = faulted(len);
     Box::new(move || {
-        File::open(&path).unwrap().read_exact(&mut buf).unwrap();
+        File::open(&path)
+            .unwrap()
+            .read_exact(&mut buf[..len])
+            .unwrap();
         black_box(&buf);
     })
 }
@@ -435,15 +451,16 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         Run::Local(limit_read(rec.clone())),
     );
 
-    let src = vec![3u8; size];
-    let mut dst = vec![1u8; size];
+    let mut src = faulted(size);
+    src.fill(3);
+    let mut dst = faulted(size);
     rows.push(Row {
         format: "memory",
         name: "limit: memcpy between faulted buffers",
         kind: Kind::Limit,
         bytes: size,
         run: Run::Local(Box::new(move || {
-            dst.copy_from_slice(black_box(&src));
+            dst[..size].copy_from_slice(black_box(&src[..size]));
             black_box(&dst);
         })),
         samples: Vec::new(),

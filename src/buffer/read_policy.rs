@@ -56,15 +56,40 @@ impl Pool {
     }
 
     /// The smallest kept map of at least `len` bytes and at most twice
-    /// that (a larger one would be held, unused, by the tensor).
+    /// that (a larger one would be held, unused, by the tensor). Failing
+    /// that, on Linux, the largest kept map of at least half of `len`,
+    /// grown to `len` (its faulted pages kept, only the growth new): reads
+    /// of nearly the same size then share one map.
     pub(crate) fn take(&mut self, len: usize) -> Option<memmap2::MmapMut> {
-        let (i, _) = self
+        let fits = self
             .maps
             .iter()
             .enumerate()
             .filter(|(_, m)| m.len() >= len && m.len() / 2 <= len)
-            .min_by_key(|(_, m)| m.len())?;
-        Some(self.maps.remove(i))
+            .min_by_key(|(_, m)| m.len());
+        if let Some((i, _)) = fits {
+            return Some(self.maps.remove(i));
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let (i, _) = self
+                .maps
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.len() < len && m.len() >= len / 2)
+                .max_by_key(|(_, m)| m.len())?;
+            let mut map = self.maps.remove(i);
+            let grow = memmap2::RemapOptions::new().may_move(true);
+            // SAFETY: an anonymous private map, so the grown range is fresh
+            // zeroed memory backed by nothing that can shrink; and the pool
+            // owned it alone (no `Bytes` of it is left), so no pointer into
+            // it is invalidated if it moves.
+            let grown = unsafe { map.remap(len, grow) };
+            // On failure it is dropped, and the read maps afresh.
+            grown.ok().map(|()| map)
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
     }
 
     /// Drops (unmaps) the longest-kept maps until those left and a new
@@ -83,10 +108,13 @@ impl Pool {
         self.maps.drain(..evict);
     }
 
-    /// Keeps `map` if the pool has room for it; drops (unmaps) it if not.
+    /// Keeps `map`, dropping (unmapping) the longest-kept maps when that
+    /// makes room for it; drops `map` itself when it is larger than the
+    /// pool's max. Newest kept: a map from a pattern of reads the process
+    /// no longer makes ages out.
     pub(crate) fn give(&mut self, map: memmap2::MmapMut) {
-        let held: usize = self.maps.iter().map(|m| m.len()).sum();
-        if held.saturating_add(map.len()) <= self.max {
+        if map.len() <= self.max {
+            self.make_room(map.len());
             self.maps.push(map);
         }
     }
@@ -214,15 +242,26 @@ impl ReadBuf {
 
 /// Reads exactly `len` bytes of `r` into a new [`ReadBuf`], frozen.
 ///
+/// The reads ask for [`READ_CHUNK`] bytes at a time: a reader that sums
+/// what passes through it (a zip member's CRC-32) then sums each chunk
+/// while it is still in cache, not the whole buffer in a second pass over
+/// memory.
+///
 /// # Errors
 /// The read's error (`UnexpectedEof` when `r` ends early); an allocation
 /// failure as `OutOfMemory`.
 #[cfg(any(feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes> {
     let mut buf = ReadBuf::new(len).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
-    r.read_exact(buf.as_mut_slice())?;
+    for chunk in buf.as_mut_slice().chunks_mut(READ_CHUNK) {
+        r.read_exact(chunk)?;
+    }
     buf.freeze()
 }
+
+/// Bytes a reader asks for at a time when something may sum them as they
+/// pass: half a core's L2 here, so the sum finds them there.
+pub(crate) const READ_CHUNK: usize = 1 << 20;
 
 /// Fills `dst` from `r` in `chunk`-byte reads, calling `on_chunk` with each
 /// chunk right after it arrives (while it is still in cache). Returns how
@@ -327,19 +366,48 @@ mod pool_tests {
     #[test]
     fn the_pool_gives_the_smallest_fitting_map_and_keeps_at_most_its_max() {
         let mut pool = Pool::new(12 << 20);
-        for mib in [8usize, 4, 2] {
+        for mib in [8usize, 4, 1] {
             pool.give(memmap2::MmapMut::map_anon(mib << 20).unwrap());
         }
-        // Full: 14 MiB would pass 12.
-        assert_eq!(pool.maps.len(), 2);
+        // 13 MiB would pass 12: the oldest (8 MiB) went.
+        assert_eq!(
+            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
+            [4, 1]
+        );
         assert_eq!(pool.take(3 << 20).unwrap().len(), 4 << 20);
+        // 1 MiB is less than half of 5 MiB: neither given nor grown.
+        assert!(pool.take(5 << 20).is_none());
+        pool.give(memmap2::MmapMut::map_anon(8 << 20).unwrap());
         // 8 MiB is more than twice 3 MiB: not given for it.
         assert!(pool.take(3 << 20).is_none());
         assert_eq!(pool.take(5 << 20).unwrap().len(), 8 << 20);
         assert!(pool.take(1).is_none());
-        pool.give(memmap2::MmapMut::map_anon(2 << 20).unwrap());
+        // Larger than the max: not kept, and nothing evicted for it.
+        pool.give(memmap2::MmapMut::map_anon(13 << 20).unwrap());
+        assert_eq!(
+            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
+            [1]
+        );
         pool.make_room(12 << 20);
-        assert!(pool.take(2 << 20).is_none());
+        assert!(pool.take(1 << 20).is_none());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_map_a_little_short_is_grown_with_its_bytes() {
+        let mut pool = Pool::new(64 << 20);
+        let mut small = memmap2::MmapMut::map_anon(8 << 20).unwrap();
+        small.fill(5);
+        pool.give(small);
+        pool.give(memmap2::MmapMut::map_anon(2 << 20).unwrap());
+        // 10 MiB: none is that long; the 8 MiB one (at least half) grows.
+        let grown = pool.take(10 << 20).unwrap();
+        assert_eq!(grown.len(), 10 << 20);
+        assert!(grown[..8 << 20].iter().all(|&b| b == 5));
+        assert!(grown[8 << 20..].iter().all(|&b| b == 0));
+        // 5 MiB: only the 2 MiB map is left, less than half.
+        assert!(pool.take(5 << 20).is_none());
+        assert_eq!(pool.maps.len(), 1);
     }
 
     #[test]

@@ -106,7 +106,7 @@ impl TensorRecords {
 /// Reads the record at `offset` into a buffer of its own, its
 /// `tensor_content` 64-byte aligned so the tensor adopts it.
 fn read_at(path: &Path, offset: u64, index: u64, len: u64) -> Result<Tensor> {
-    let mut reader = RecordReader::open_at(path, offset, index)?;
+    let mut reader = RecordReader::open_at(path, offset, index)?.for_placing();
     let room = usize::try_from(len)
         .ok()
         .and_then(|l| l.checked_add(crate::ALIGNMENT))

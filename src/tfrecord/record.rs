@@ -52,6 +52,9 @@ pub(super) const PLACE_MIN: usize = 4096;
 const CRC_CHUNK: usize = 1 << 20;
 /// Buffer of the reader and writer (TF's default is 256 KiB too).
 const BUFFER_LEN: usize = 256 << 10;
+/// Buffer of a reader that places records ([`RecordReader::for_placing`]):
+/// enough to see where a record's `tensor_content` starts.
+const PLACE_BUFFER_LEN: usize = 4 << 10;
 
 /// The decompressing layer under a [`RecordReader`].
 enum Input<R: Read> {
@@ -147,6 +150,22 @@ impl<R: Read> RecordReader<R> {
             remaining: None,
             done: false,
         }
+    }
+
+    /// For reads into a caller's buffer ([`read_record_placed`](Self::read_record_placed)):
+    /// a plain stream's buffer shrinks to [`PLACE_BUFFER_LEN`], because the
+    /// data a record read finds already buffered is copied twice (into the
+    /// buffer, then out of it) while the rest is read straight into place.
+    /// Only before anything is buffered; a no-op otherwise.
+    pub(super) fn for_placing(mut self) -> Self {
+        if let Input::Plain(buffered) = self.input {
+            self.input = Input::Plain(if buffered.buffer().is_empty() {
+                BufReader::with_capacity(PLACE_BUFFER_LEN, buffered.into_inner())
+            } else {
+                buffered
+            });
+        }
+        self
     }
 
     /// Names the stream in error messages (the default is

@@ -78,7 +78,7 @@ pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<
     let path = path.as_ref();
     let reader = RecordReader::open(path, compression)?;
     if let Some(len) = reader.remaining() {
-        return read_whole(reader, len, path);
+        return read_whole(reader.for_placing(), len, path);
     }
     let mut out = Vec::new();
     for (index, record) in reader.enumerate() {
