@@ -11,8 +11,8 @@ const MASK_DELTA: u32 = 0xa282_ead8;
 /// CRC-32C of `data` (hardware-accelerated where the CPU has it: carry-less
 /// multiply with AVX-512 or PCLMULQDQ on x86-64, NEON on arm64). Readers sum
 /// each chunk right after reading it, on the same core: hot in its cache,
-/// this runs at about 4× the speed of the read (so on a second core it
-/// gains nothing; measured in BENCHMARKS.md).
+/// this runs at about 4× the speed of the read (summing on a second core
+/// gained at most 5%; see BENCHMARKS.md).
 ///
 /// ```
 /// // The check value of CRC-32C.

@@ -351,6 +351,91 @@ pub fn save_with_metadata<'a, P: AsRef<Path>>(
         .map_err(|e| st_err(&what, e))
 }
 
+/// Where [`save_with_metadata`] puts each of the tensors it is given,
+/// known from names, dtypes and shapes alone: a writer can then put each
+/// tensor in place as it comes, in any order, without holding them all.
+pub(crate) struct Layout {
+    /// The file's first bytes: the header's length and the header, padded
+    /// with spaces to 8 bytes, as the `safetensors` crate writes them.
+    pub(crate) head: Vec<u8>,
+    /// Each tensor's name, dtype, shape and where its data starts in the
+    /// file.
+    pub(crate) places: std::collections::HashMap<String, (DataType, TensorShape, u64)>,
+}
+
+/// The [`Layout`] of `tensors` with `metadata`: what the crate's
+/// `prepare` computes (order by descending dtype, then name; offsets; the
+/// crate's own `Metadata` serialized), without the data. `what` names the
+/// file in errors, which are [`save_with_metadata`]'s.
+pub(crate) fn layout(
+    what: &str,
+    tensors: &[(String, DataType, TensorShape)],
+    metadata: &[(String, String)],
+) -> Result<Layout> {
+    use ::safetensors::tensor::{Metadata, TensorInfo};
+    let mut seen = HashSet::new();
+    let mut rows = Vec::with_capacity(tensors.len());
+    for (name, dtype, shape) in tensors {
+        if !seen.insert(name.as_str()) {
+            return Err(Error::InvalidArgument(format!(
+                "safetensors: {what}: the name {name:?} is given twice"
+            )));
+        }
+        let st_dtype = from_tf(*dtype).ok_or_else(|| {
+            Error::unsupported(
+                *dtype,
+                format!("safetensors: {what}: tensor {name:?} has dtype {dtype}, which safetensors cannot hold"),
+            )
+        })?;
+        let dims = shape
+            .dim_sizes()
+            .iter()
+            .map(|&d| usize::try_from(d))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|_| {
+                Error::InvalidShape(crate::ShapeError::Other(format!(
+                    "tensor {name:?}: dims do not fit usize"
+                )))
+            })?;
+        let len = crate::tensor::byte_len(*dtype, shape.num_elements())?;
+        rows.push((name, st_dtype, dims, len, *dtype, shape));
+    }
+    rows.sort_by(|l, r| r.1.cmp(&l.1).then(l.0.cmp(r.0)));
+    let mut infos = Vec::with_capacity(rows.len());
+    let mut offset = 0usize;
+    for (name, st_dtype, dims, len, ..) in &rows {
+        let end = offset
+            .checked_add(*len)
+            .ok_or(Error::AllocationFailed { bytes: usize::MAX })?;
+        infos.push((
+            (*name).clone(),
+            TensorInfo {
+                dtype: *st_dtype,
+                shape: dims.clone(),
+                data_offsets: (offset, end),
+            },
+        ));
+        offset = end;
+    }
+    let data_info = (!metadata.is_empty()).then(|| metadata.iter().cloned().collect());
+    let header = Metadata::new(data_info, infos).map_err(|e| st_err(what, e))?;
+    let mut header = serde_json::to_string(&header)
+        .map_err(|e| bad(what, e))?
+        .into_bytes();
+    header.resize(header.len().next_multiple_of(N_LEN), b' ');
+    let data_start = (N_LEN + header.len()) as u64;
+    let mut head = Vec::with_capacity(N_LEN + header.len());
+    head.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    head.extend_from_slice(&header);
+    let mut places = std::collections::HashMap::with_capacity(rows.len());
+    let mut at = data_start;
+    for (name, _, _, len, dtype, shape) in rows {
+        places.insert(name.clone(), (dtype, shape.clone(), at));
+        at += len as u64;
+    }
+    Ok(Layout { head, places })
+}
+
 /// Whether a `.safetensors` file can hold `dtype` (the dtypes this module
 /// maps, [`load`]'s table).
 ///

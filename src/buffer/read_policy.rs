@@ -260,7 +260,7 @@ pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes
 }
 
 /// Bytes a reader asks for at a time when something may sum them as they
-/// pass: half a core's L2 here, so the sum finds them there.
+/// pass: about one core's L2, so the sum finds them there.
 pub(crate) const READ_CHUNK: usize = 1 << 20;
 
 /// Fills `dst` from `r` in `chunk`-byte reads, calling `on_chunk` with each

@@ -202,6 +202,11 @@ pub fn copy(
         .filter_map(|&i| source.entries().get(i)?.byte_len)
         .sum();
     sink.set_metadata(&source.metadata());
+    let planned: Vec<_> = picked
+        .iter()
+        .filter_map(|&i| source.entries().get(i).cloned())
+        .collect();
+    sink.plan(&planned)?;
     if let Some(on) = options.progress.as_mut() {
         on(&CopyEvent::Start { total_bytes });
     }

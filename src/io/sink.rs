@@ -29,6 +29,35 @@ pub trait TensorSink: Send {
         let _ = metadata;
     }
 
+    /// Told, before the first [`add`](Self::add), the tensors that will be
+    /// added (names, dtypes, shapes): a format whose header lists every
+    /// tensor before any data (safetensors) then writes each tensor as it
+    /// comes instead of holding them all until [`finish`](Self::finish).
+    /// After a plan, `add` takes exactly the planned tensors, in any order.
+    /// Formats that write as they go ignore it. [`copy`](super::copy)
+    /// always plans.
+    ///
+    /// # Errors
+    /// As `add` would give for the planned tensors (a dtype the format
+    /// cannot hold, a repeated name), and I/O errors.
+    ///
+    /// ```
+    /// use tftensor::io::{create, Entry, Format, TensorSink};
+    /// use tftensor::{DataType, Tensor, TensorShape};
+    /// let dir = std::env::temp_dir().join(format!("plan-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let mut sink = create(dir.join("w.safetensors"), Format::Safetensors)?;
+    /// sink.plan(&[Entry::new("w", DataType::Float, TensorShape::new([2])?)])?;
+    /// sink.add("w", &Tensor::from_vec([2], vec![1.0f32, 2.0])?)?;
+    /// sink.finish()?;
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn plan(&mut self, tensors: &[super::Entry]) -> Result<()> {
+        let _ = tensors;
+        Ok(())
+    }
+
     /// Adds one tensor. Errors carry the output's path and the tensor's name.
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()>;
 

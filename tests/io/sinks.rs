@@ -147,3 +147,102 @@ fn can_hold_follows_each_formats_own_table() {
         }
     }
 }
+
+fn mixed_tensors() -> Vec<(String, Tensor)> {
+    vec![
+        (
+            "w".into(),
+            Tensor::from_vec([2, 3], vec![1.5f32; 6]).unwrap(),
+        ),
+        (
+            "b".into(),
+            Tensor::from_vec([3], vec![half::bf16::from_f32(2.0); 3]).unwrap(),
+        ),
+        ("step".into(), Tensor::from(7i64)),
+        (
+            "mask".into(),
+            Tensor::from_vec([4], vec![true, false, true, true]).unwrap(),
+        ),
+        (
+            "bytes".into(),
+            Tensor::from_vec([5], vec![1u8, 2, 3, 4, 5]).unwrap(),
+        ),
+        (
+            "d".into(),
+            Tensor::from_vec([1, 1], vec![-0.25f64]).unwrap(),
+        ),
+        (
+            "empty".into(),
+            Tensor::new(DataType::Float, [0, 4]).unwrap(),
+        ),
+    ]
+}
+
+/// A planned safetensors sink writes each tensor in its place as it comes,
+/// in any order, and the file is byte-for-byte what `save_with_metadata`
+/// (the `safetensors` crate's writer) makes of the same tensors.
+#[test]
+fn a_planned_safetensors_sink_writes_the_crates_bytes_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let tensors = mixed_tensors();
+    let metadata = vec![("format".to_string(), "pt".to_string())];
+    let reference = dir.path().join("ref.safetensors");
+    tftensor::safetensors::save_with_metadata(
+        &reference,
+        tensors.iter().map(|(n, t)| (n.as_str(), t)),
+        &metadata,
+    )
+    .unwrap();
+    let planned = dir.path().join("planned.safetensors");
+    let mut sink = io::create(&planned, Format::Safetensors).unwrap();
+    sink.set_metadata(&metadata);
+    let entries: Vec<io::Entry> = tensors
+        .iter()
+        .map(|(n, t)| io::Entry::new(n.clone(), t.dtype(), t.shape().clone()))
+        .collect();
+    sink.plan(&entries).unwrap();
+    for (n, t) in tensors.iter().rev() {
+        sink.add(n, t).unwrap();
+    }
+    sink.finish().unwrap();
+    assert_eq!(
+        std::fs::read(&planned).unwrap(),
+        std::fs::read(&reference).unwrap()
+    );
+}
+
+#[test]
+fn a_planned_sink_refuses_what_was_not_planned_and_what_never_came() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("o.safetensors");
+    let plan = [io::Entry::new(
+        "x",
+        DataType::Float,
+        [2].try_into().unwrap(),
+    )];
+    let two = Tensor::from_vec([2], vec![1.0f32, 2.0]).unwrap();
+
+    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    sink.plan(&plan).unwrap();
+    let err = sink.add("y", &two).unwrap_err();
+    assert!(matches!(err, Error::InvalidArgument(_)), "{err}");
+    let err = sink
+        .add("x", &Tensor::from_vec([2], vec![1i32, 2]).unwrap())
+        .unwrap_err();
+    assert!(err.to_string().contains("planned as float [2]"), "{err}");
+    // Never added: refused, and nothing under the final name.
+    let err = sink.finish().unwrap_err();
+    assert!(err.to_string().contains("never added"), "{err}");
+    assert!(!p.exists());
+
+    // A name given twice, or a dtype safetensors cannot hold, fails the plan.
+    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    let err = sink.plan(&[plan[0].clone(), plan[0].clone()]).unwrap_err();
+    assert!(err.to_string().contains("given twice"), "{err}");
+    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    let s = io::Entry::new("s", DataType::String, tftensor::TensorShape::scalar());
+    assert!(matches!(
+        sink.plan(&[s]),
+        Err(Error::UnsupportedDataType { .. })
+    ));
+}

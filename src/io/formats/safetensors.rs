@@ -1,13 +1,17 @@
 //! `.safetensors` as a source (listed from its header) and a sink.
 
+use std::collections::HashMap;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::error::Result;
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
 use crate::io::format::Format;
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry};
 use crate::io::staged::StagedFile;
 use crate::safetensors as st;
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 /// A `.safetensors` file's tensors: read whole (or mapped) on the first
@@ -79,12 +83,18 @@ impl ReadEntry for Safetensors {
     }
 }
 
-/// Collects the tensors (shared, not copied) and writes the file at the
-/// end: its header lists every tensor first.
+/// Writes a `.safetensors` file. Planned ([`TensorSink::plan`], as
+/// [`copy`](crate::io::copy) does), it writes the header first and each
+/// tensor in its place as it is added, so no tensor is held: a large
+/// convert reuses one read buffer instead of holding every tensor.
+/// Unplanned, it collects the tensors (shared, not copied) and writes the
+/// file at the end. Both give [`st::save_with_metadata`]'s bytes.
 pub(crate) struct SafetensorsSink {
     staged: StagedFile,
     tensors: Vec<(String, Tensor)>,
     metadata: Vec<(String, String)>,
+    /// After a plan: the planned tensors not yet added, and where each goes.
+    planned: Option<HashMap<String, (DataType, TensorShape, u64)>>,
 }
 
 impl SafetensorsSink {
@@ -93,7 +103,14 @@ impl SafetensorsSink {
             staged: StagedFile::new(path)?,
             tensors: Vec::new(),
             metadata: Vec::new(),
+            planned: None,
         })
+    }
+
+    fn write_at(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let file = self.staged.file();
+        file.seek(SeekFrom::Start(at))?;
+        file.write_all(bytes)
     }
 }
 
@@ -106,13 +123,59 @@ impl TensorSink for SafetensorsSink {
         self.metadata = metadata.to_vec();
     }
 
-    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        self.tensors.push((name.to_string(), tensor.clone()));
+    fn plan(&mut self, tensors: &[Entry]) -> Result<()> {
+        let dest = self.staged.dest().display().to_string();
+        if self.planned.is_some() || !self.tensors.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "safetensors: {dest}: a plan must come once, before the first tensor"
+            )));
+        }
+        let rows: Vec<_> = tensors
+            .iter()
+            .map(|e| (e.name.clone(), e.dtype, e.shape.clone()))
+            .collect();
+        let layout = st::layout(&dest, &rows, &self.metadata)?;
+        self.write_at(0, &layout.head)
+            .map_err(|e| Error::io(&dest, &e))?;
+        self.planned = Some(layout.places);
         Ok(())
+    }
+
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let Some(planned) = self.planned.as_mut() else {
+            self.tensors.push((name.to_string(), tensor.clone()));
+            return Ok(());
+        };
+        let dest = self.staged.dest().display().to_string();
+        let (dtype, shape, at) = planned.get(name).cloned().ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "safetensors: {dest}: tensor {name:?} was not planned, or was added twice"
+            ))
+        })?;
+        if tensor.dtype() != dtype || tensor.shape() != &shape {
+            return Err(Error::InvalidArgument(format!(
+                "safetensors: {dest}: tensor {name:?} is {} {}, planned as {dtype} {shape}",
+                tensor.dtype(),
+                tensor.shape()
+            )));
+        }
+        planned.remove(name);
+        let data = tensor.tensor_data()?;
+        self.write_at(at, data)
+            .map_err(|e| Error::io(&dest, &e).with_key(name))
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
         let dest = self.staged.dest().display().to_string();
+        if let Some(planned) = &self.planned {
+            if let Some(missing) = planned.keys().min() {
+                return Err(Error::InvalidArgument(format!(
+                    "safetensors: {dest}: {} planned tensors were never added, {missing:?} among them",
+                    planned.len()
+                )));
+            }
+            return self.staged.commit();
+        }
         // The crate writes by path; errors name the destination, not the
         // temporary.
         st::save_with_metadata(
@@ -121,7 +184,7 @@ impl TensorSink for SafetensorsSink {
             &self.metadata,
         )
         .map_err(|e| match e {
-            crate::Error::Io { source, .. } => crate::Error::io(&dest, source.get()),
+            Error::Io { source, .. } => Error::io(&dest, source.get()),
             other => other,
         })?;
         self.staged.commit()
