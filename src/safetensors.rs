@@ -37,11 +37,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
-use ::safetensors::tensor::{Dtype, SafeTensorError, SafeTensors, View};
+use ::safetensors::tensor::{Dtype, SafeTensorError, SafeTensors};
 use bytes::Bytes;
 
 use crate::dtype::DataType;
@@ -241,31 +240,10 @@ fn load_named(bytes: Bytes, what: &str) -> Result<Vec<(String, Tensor)>> {
     Ok(out)
 }
 
-/// A tensor as the `safetensors` crate's writer sees it.
-struct StView<'a> {
-    dtype: Dtype,
-    shape: Vec<usize>,
-    data: &'a [u8],
-}
-
-impl View for &StView<'_> {
-    fn dtype(&self) -> Dtype {
-        self.dtype
-    }
-    fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    fn data(&self) -> Cow<'_, [u8]> {
-        Cow::Borrowed(self.data)
-    }
-    fn data_len(&self) -> usize {
-        self.data.len()
-    }
-}
-
-/// Writes named tensors to a `.safetensors` file, through the `safetensors`
-/// crate (which orders them by alignment and name, pads the header to 8
-/// bytes, and writes a temporary file that it renames over `path`).
+/// Writes named tensors to a `.safetensors` file, byte for byte as the
+/// `safetensors` crate's `serialize_to_file` does: ordered by dtype
+/// (descending) and name, the crate's own header padded to 8 bytes, written
+/// to a temporary file renamed over `path`.
 ///
 /// # Errors
 /// [`Error::UnsupportedDataType`] for a dtype safetensors cannot hold
@@ -307,48 +285,41 @@ pub fn save_with_metadata<'a, P: AsRef<Path>>(
     tensors: impl IntoIterator<Item = (&'a str, &'a Tensor)>,
     metadata: &[(String, String)],
 ) -> Result<()> {
+    use std::io::Write;
     let path = path.as_ref();
     let what = path.display().to_string();
-    let mut seen = HashSet::new();
-    let mut views = Vec::new();
-    for (name, t) in tensors {
-        if !seen.insert(name) {
-            return Err(Error::InvalidArgument(format!(
-                "safetensors: {what}: the name {name:?} is given twice"
-            )));
-        }
-        let dtype = from_tf(t.dtype()).ok_or_else(|| {
-            Error::unsupported(
-                t.dtype(),
-                format!(
-                "safetensors: {what}: tensor {name:?} has dtype {}, which safetensors cannot hold",
-                t.dtype()
-            ),
-            )
-        })?;
-        let shape = t
-            .shape()
-            .dim_sizes()
-            .iter()
-            .map(|&d| usize::try_from(d))
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(|_| {
-                Error::InvalidShape(crate::ShapeError::Other(format!(
-                    "tensor {name:?}: dims do not fit usize"
-                )))
-            })?;
-        views.push((
-            name,
-            StView {
-                dtype,
-                shape,
-                data: t.tensor_data()?,
-            },
-        ));
+    let io = |e: std::io::Error| Error::io(&what, &e);
+    let tensors: Vec<(&str, &Tensor)> = tensors.into_iter().collect();
+    let rows: Vec<_> = tensors
+        .iter()
+        .map(|(n, t)| ((*n).to_owned(), t.dtype(), t.shape().clone()))
+        .collect();
+    let layout = layout(&what, &rows, metadata)?;
+    // The data in file order: where the layout puts each tensor.
+    let mut order = Vec::with_capacity(tensors.len());
+    for (name, t) in &tensors {
+        // Every name is in the layout: it was made from these tensors.
+        let at = layout.places.get(*name).map_or(0, |p| p.2);
+        order.push((at, t.tensor_data()?));
     }
-    let metadata = (!metadata.is_empty()).then(|| metadata.iter().cloned().collect());
-    ::safetensors::tensor::serialize_to_file(views.iter().map(|(n, v)| (*n, v)), metadata, path)
-        .map_err(|e| st_err(&what, e))
+    order.sort_unstable_by_key(|(at, _)| *at);
+    // A sibling temporary renamed over `path` at the end (as the crate
+    // does), so an existing file, perhaps mapped, is never truncated.
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::NamedTempFile::new_in(parent).map_err(io)?;
+    {
+        let mut f = std::io::BufWriter::with_capacity(1 << 20, temp.as_file());
+        f.write_all(&layout.head).map_err(io)?;
+        for (_, data) in order {
+            f.write_all(data).map_err(io)?;
+        }
+        f.flush().map_err(io)?;
+    }
+    temp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
 }
 
 /// Where [`save_with_metadata`] puts each of the tensors it is given,
@@ -554,6 +525,73 @@ pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ::safetensors::tensor::View;
+    use std::borrow::Cow;
+
+    /// A tensor as the `safetensors` crate's writer sees it.
+    struct StView<'a> {
+        dtype: Dtype,
+        shape: Vec<usize>,
+        data: &'a [u8],
+    }
+
+    impl View for &StView<'_> {
+        fn dtype(&self) -> Dtype {
+            self.dtype
+        }
+        fn shape(&self) -> &[usize] {
+            &self.shape
+        }
+        fn data(&self) -> Cow<'_, [u8]> {
+            Cow::Borrowed(self.data)
+        }
+        fn data_len(&self) -> usize {
+            self.data.len()
+        }
+    }
+
+    /// One writer for `save_with_metadata` and the planned sink: its bytes
+    /// are the crate's `serialize` of the same tensors.
+    #[test]
+    fn save_writes_the_crates_bytes() {
+        let tensors = [
+            ("w", Tensor::from_vec([2, 3], vec![1.5f32; 6]).unwrap()),
+            (
+                "b",
+                Tensor::from_vec([3], vec![half::bf16::from_f32(2.0); 3]).unwrap(),
+            ),
+            ("step", Tensor::from(7i64)),
+            (
+                "mask",
+                Tensor::from_vec([3], vec![true, false, true]).unwrap(),
+            ),
+            ("a", Tensor::from_vec([2], vec![1u8, 2]).unwrap()),
+            ("empty", Tensor::new(DataType::Double, [0, 2]).unwrap()),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        for metadata in [vec![], vec![("format".to_string(), "pt".to_string())]] {
+            let p = dir.path().join("t.safetensors");
+            save_with_metadata(&p, tensors.iter().map(|(n, t)| (*n, t)), &metadata).unwrap();
+            let views: Vec<_> = tensors
+                .iter()
+                .map(|(n, t)| {
+                    let shape = t.shape().dim_sizes().iter().map(|&d| d as usize).collect();
+                    let data = t.tensor_data().unwrap();
+                    (
+                        *n,
+                        StView {
+                            dtype: from_tf(t.dtype()).unwrap(),
+                            shape,
+                            data,
+                        },
+                    )
+                })
+                .collect();
+            let info = (!metadata.is_empty()).then(|| metadata.iter().cloned().collect());
+            let want = ::safetensors::serialize(views.iter().map(|(n, v)| (*n, v)), info).unwrap();
+            assert_eq!(std::fs::read(&p).unwrap(), want);
+        }
+    }
 
     #[test]
     fn dtype_maps_are_inverse_and_sizes_agree() {

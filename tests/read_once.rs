@@ -53,6 +53,24 @@ fn record_by_record(path: &Path) -> tftensor::Result<Vec<Tensor>> {
     Ok(out)
 }
 
+/// Writes `bytes` to `path`, reads it whole and record by record, and
+/// checks both give the same tensors or the same error.
+fn whole_as_record_by_record(
+    path: &Path,
+    bytes: &[u8],
+    what: &str,
+) -> tftensor::Result<Vec<Tensor>> {
+    std::fs::write(path, bytes).unwrap();
+    let whole = read_tensors(path, Compression::None);
+    let each = record_by_record(path);
+    match (&whole, &each) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
+        _ => panic!("{what}: {whole:?} vs {each:?}"),
+    }
+    whole
+}
+
 #[test]
 fn tfrecord_tensors_adopt_aligned_slices_of_one_buffer() {
     let dir = temp_dir("tfrecord-adopt");
@@ -109,17 +127,7 @@ fn tfrecord_corruption_and_truncation_match_record_by_record() {
     write_tensors(&path, Compression::None, &record_tensors()).unwrap();
     let good = std::fs::read(&path).unwrap();
     let bad = dir.join("bad.tfrecord");
-    let same = |bytes: &[u8], what: &str| {
-        std::fs::write(&bad, bytes).unwrap();
-        let whole = read_tensors(&bad, Compression::None);
-        let each = record_by_record(&bad);
-        match (&whole, &each) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{what}"),
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
-            _ => panic!("{what}: {whole:?} vs {each:?}"),
-        }
-        whole
-    };
+    let same = |bytes: &[u8], what: &str| whole_as_record_by_record(&bad, bytes, what);
     // A flipped byte in a large record's data is a data checksum mismatch.
     let mut flipped = good.clone();
     let mid = good.len() / 2;
@@ -303,14 +311,9 @@ fn damage_in_multi_chunk_files_fails_as_piecewise_reads_do() {
     let record = good.len() / 7;
     let bad = dir.join("bad.tfrecord");
     let same = |bytes: &[u8], what: &str| {
-        std::fs::write(&bad, bytes).unwrap();
-        let whole = read_tensors(&bad, Compression::None);
-        let each = record_by_record(&bad);
-        match (&whole, &each) {
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
-            _ => panic!("{what}: {whole:?} vs {each:?}"),
-        }
-        whole.unwrap_err().to_string()
+        whole_as_record_by_record(&bad, bytes, what)
+            .unwrap_err()
+            .to_string()
     };
     // Records 2 and 5 damaged, and the file cut inside record 6.
     let mut b = good[..good.len() - 100].to_vec();
