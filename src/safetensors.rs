@@ -295,14 +295,14 @@ pub fn save_with_metadata<'a, P: AsRef<Path>>(
         .map(|(n, t)| ((*n).to_owned(), t.dtype(), t.shape().clone()))
         .collect();
     let layout = layout(&what, &rows, metadata)?;
-    // The data in file order: where the layout puts each tensor.
-    let mut order = Vec::with_capacity(tensors.len());
-    for (name, t) in &tensors {
-        // Every name is in the layout: it was made from these tensors.
-        let at = layout.places.get(*name).map_or(0, |p| p.2);
-        order.push((at, t.tensor_data()?));
+    let mut data = Vec::with_capacity(tensors.len());
+    for &i in &layout.order {
+        let (_, t) = tensors.get(i).ok_or_else(|| {
+            debug_assert!(false, "the layout names row {i} of {}", tensors.len());
+            Error::InvalidArgument(format!("safetensors: {what}: no tensor {i}"))
+        })?;
+        data.push(t.tensor_data()?);
     }
-    order.sort_unstable_by_key(|(at, _)| *at);
     // A sibling temporary renamed over `path` at the end (as the crate
     // does), so an existing file, perhaps mapped, is never truncated.
     let parent = match path.parent() {
@@ -313,8 +313,8 @@ pub fn save_with_metadata<'a, P: AsRef<Path>>(
     {
         let mut f = std::io::BufWriter::with_capacity(1 << 20, temp.as_file());
         f.write_all(&layout.head).map_err(io)?;
-        for (_, data) in order {
-            f.write_all(data).map_err(io)?;
+        for bytes in data {
+            f.write_all(bytes).map_err(io)?;
         }
         f.flush().map_err(io)?;
     }
@@ -332,6 +332,8 @@ pub(crate) struct Layout {
     /// Each tensor's name, dtype, shape and where its data starts in the
     /// file.
     pub(crate) places: std::collections::HashMap<String, (DataType, TensorShape, u64)>,
+    /// The given tensors' indices in file order.
+    pub(crate) order: Vec<usize>,
 }
 
 /// The [`Layout`] of `tensors` with `metadata`: what the crate's
@@ -369,7 +371,7 @@ pub(crate) fn layout(
                 )))
             })?;
         let len = crate::tensor::byte_len(*dtype, shape.num_elements())?;
-        rows.push((name, st_dtype, dims, len, *dtype, shape));
+        rows.push((name, st_dtype, dims, len, *dtype, shape, rows.len()));
     }
     rows.sort_by(|l, r| r.1.cmp(&l.1).then(l.0.cmp(r.0)));
     let mut infos = Vec::with_capacity(rows.len());
@@ -400,11 +402,17 @@ pub(crate) fn layout(
     head.extend_from_slice(&header);
     let mut places = std::collections::HashMap::with_capacity(rows.len());
     let mut at = data_start;
-    for (name, _, _, len, dtype, shape) in rows {
+    let mut order = Vec::with_capacity(rows.len());
+    for (name, _, _, len, dtype, shape, index) in rows {
         places.insert(name.clone(), (dtype, shape.clone(), at));
+        order.push(index);
         at += len as u64;
     }
-    Ok(Layout { head, places })
+    Ok(Layout {
+        head,
+        places,
+        order,
+    })
 }
 
 /// Whether a `.safetensors` file can hold `dtype` (the dtypes this module

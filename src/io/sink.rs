@@ -35,7 +35,8 @@ pub trait TensorSink: Send {
     /// comes instead of holding them all until [`finish`](Self::finish).
     /// After a plan, `add` takes exactly the planned tensors, in any order.
     /// Formats that write as they go ignore it. [`copy`](super::copy)
-    /// always plans.
+    /// always plans. Call [`set_metadata`](Self::set_metadata) first: a
+    /// header written at the plan cannot take metadata given later.
     ///
     /// # Errors
     /// As `add` would give for the planned tensors (a dtype the format
