@@ -48,7 +48,7 @@ pub trait TensorSink: Send {
     /// let dir = std::env::temp_dir().join(format!("plan-doc-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir)?;
     /// let mut sink = create(dir.join("w.safetensors"), Format::Safetensors)?;
-    /// sink.plan(&[Entry::new("w", DataType::Float, TensorShape::new([2])?)])?;
+    /// sink.plan(&[Entry::new("w", DataType::Float, TensorShape::new(&[2])?)])?;
     /// sink.add("w", &Tensor::from_vec([2], vec![1.0f32, 2.0])?)?;
     /// sink.finish()?;
     /// # std::fs::remove_dir_all(&dir).ok();
