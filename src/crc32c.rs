@@ -10,9 +10,11 @@ const MASK_DELTA: u32 = 0xa282_ead8;
 
 /// CRC-32C of `data` (hardware-accelerated where the CPU has it: carry-less
 /// multiply with AVX-512 or PCLMULQDQ on x86-64, NEON on arm64). Readers sum
-/// each chunk right after reading it, on the same core: hot in its cache,
-/// this runs at about 4× the speed of the read (summing on a second core
-/// gained at most 5%; see BENCHMARKS.md).
+/// each chunk right after reading it, on the core that read it: hot in its
+/// cache, this runs at about 4× the speed of the read. (Summing on a second
+/// core behind one reader gained at most 5%; two threads that each read and
+/// sum half of a large checkpoint shard reach the speed of one plain
+/// `read()`; see BENCHMARKS.md.)
 ///
 /// ```
 /// // The check value of CRC-32C.
@@ -38,6 +40,20 @@ pub fn extend(crc: u32, data: &[u8]) -> u32 {
     digest.update(data);
     // CRC-32: the value fits in the low 32 bits.
     digest.finalize() as u32
+}
+
+/// The CRC-32C of `a ‖ b` from the CRC-32Cs of `a` and `b` and the length
+/// of `b` (as zlib's `crc32_combine`): pieces summed apart, on different
+/// threads, make one checksum.
+pub(crate) fn combine(crc_a: u32, crc_b: u32, len_b: u64) -> u32 {
+    let c = crc_fast::checksum_combine(
+        crc_fast::CrcAlgorithm::Crc32Iscsi,
+        u64::from(crc_a),
+        u64::from(crc_b),
+        len_b,
+    );
+    // CRC-32: the value fits in the low 32 bits.
+    c as u32
 }
 
 /// TF's `crc32c::Mask`: rotate right by 15 bits and add a constant.
@@ -73,4 +89,22 @@ pub const fn unmask(masked: u32) -> u32 {
 #[must_use]
 pub fn masked(data: &[u8]) -> u32 {
     mask(value(data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combine_joins_pieces() {
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for cut in [0, 1, 4096, 9_999, 10_000] {
+            let (a, b) = data.split_at(cut);
+            assert_eq!(
+                combine(value(a), value(b), b.len() as u64),
+                value(&data),
+                "{cut}"
+            );
+        }
+    }
 }

@@ -369,3 +369,58 @@ fn damage_in_multi_chunk_files_fails_as_piecewise_reads_do() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A shard of 40 MiB is read by two threads (32 MiB and up), each tensor's
+/// CRC combined from pieces summed on either: the tensors come back equal,
+/// and damage in either thread's half is caught in the tensor it hits.
+#[test]
+fn a_large_shard_read_on_two_threads_checks_every_tensor() {
+    let dir = temp_dir("two-threads");
+    let prefix = dir.join("ckpt");
+    // Ten tensors of 4 MiB and 1 byte, so pieces and halves do not line up
+    // with tensors.
+    let tensors: Vec<(String, Tensor)> = (0..10)
+        .map(|i| {
+            let v: Vec<u8> = (0..(4 << 20) + 1)
+                .map(|j: usize| (j * 31 + i) as u8)
+                .collect();
+            (
+                format!("t{i}"),
+                Tensor::from_vec([v.len() as i64], v).unwrap(),
+            )
+        })
+        .collect();
+    write_bundle(&prefix, &tensors);
+    for reader in [
+        BundleReader::load(&prefix).unwrap(),
+        BundleReader::open(&prefix).unwrap(),
+    ] {
+        for (k, t) in &tensors {
+            assert_eq!(&reader.get(k).unwrap(), t, "{k}");
+        }
+    }
+    let data = dir.join("ckpt.data-00000-of-00001");
+    let mut bytes = std::fs::read(&data).unwrap();
+    let size = (4 << 20) + 1;
+    bytes[size + 12_345] ^= 8; // t1, first half
+    bytes[8 * size + 3] ^= 8; // t8, second half
+    std::fs::write(&data, &bytes).unwrap();
+    for reader in [
+        BundleReader::load(&prefix).unwrap(),
+        BundleReader::open(&prefix).unwrap(),
+    ] {
+        for (k, t) in &tensors {
+            match reader.get(k) {
+                Ok(got) => {
+                    assert!(k != "t1" && k != "t8", "{k} read despite damage");
+                    assert_eq!(&got, t, "{k}");
+                }
+                Err(e) => {
+                    assert!(k == "t1" || k == "t8", "{k}: {e}");
+                    assert!(e.to_string().contains("checksum does not match"), "{e}");
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,7 +3,8 @@
 //! bytes are placed at a 64-byte-aligned offset of a single
 //! [`ReadBuf`](crate::buffer::read_policy::ReadBuf) (huge pages when
 //! large), so every POD tensor adopts its slice without a copy; each
-//! entry's CRC is computed chunk by chunk right after the chunk is read.
+//! entry's CRC is computed chunk by chunk right after the chunk is read,
+//! and a large shard is read by two threads ([`read_jobs`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -97,36 +98,128 @@ pub(super) fn load_shard(
     let mut buf = ReadBuf::new(room)?;
     debug_assert!(room < LARGE || buf.addr() % ALIGNMENT == 0);
     let base = buf.addr();
-    let mut places = HashMap::with_capacity(spans.len());
+    // Each span at the next aligned position, in file order.
+    let mut starts = Vec::with_capacity(spans.len());
     let mut pos = 0usize;
-    for (span, want_crc) in spans {
+    for (span, _) in &spans {
         let start = align_pos(base, pos, 0, ALIGNMENT);
+        starts.push(start);
         // Within the file (checked above), so the size fits in usize.
-        let size = span.size as usize;
-        let dst = buf
-            .as_mut_slice()
-            .get_mut(start..start + size)
-            .ok_or(Error::AllocationFailed { bytes: room })?;
-        let mut crc = 0u32;
-        let mut at = span.offset;
-        for chunk in dst.chunks_mut(CHUNK) {
-            read_at(file, chunk, at).map_err(|e| Error::io(name, &e))?;
-            if want_crc {
-                crc = crc32c::extend(crc, chunk);
-            }
-            at += chunk.len() as u64;
-        }
-        places.insert(
-            span,
-            Place {
-                start,
-                crc: want_crc.then_some(crc),
-            },
-        );
-        pos = start + size;
+        pos = start + span.size as usize;
     }
+    let mut jobs = Vec::with_capacity(spans.len());
+    let mut rest = buf.as_mut_slice();
+    let mut at = 0usize;
+    for ((span, want_crc), &start) in spans.iter().zip(&starts) {
+        let (dst, after) = std::mem::take(&mut rest)
+            .get_mut(start - at..)
+            .and_then(|r| r.split_at_mut_checked(span.size as usize))
+            .ok_or(Error::AllocationFailed { bytes: room })?;
+        rest = after;
+        at = start + dst.len();
+        jobs.push(Job {
+            offset: span.offset,
+            dst,
+            crc: *want_crc,
+        });
+    }
+    let crcs = read_jobs(file, jobs).map_err(|e| Error::io(name, &e))?;
+    let places = spans
+        .iter()
+        .zip(starts)
+        .zip(crcs)
+        .map(|((&(span, _), start), crc)| (span, Place { start, crc }))
+        .collect();
     let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
     Ok(Some(Loaded { bytes, places }))
+}
+
+/// Bytes to read from a file into memory, and whether to checksum them.
+pub(super) struct Job<'d> {
+    pub offset: u64,
+    pub dst: &'d mut [u8],
+    pub crc: bool,
+}
+
+/// A read this large goes on two threads when there are two cores.
+const PARALLEL_MIN: u64 = 32 << 20;
+
+/// Reads every job in [`CHUNK`]-byte pieces, checksumming each piece
+/// right after reading it, while it is in that core's cache; returns each
+/// job's CRC-32C (unmasked) where asked. A large read goes on two threads,
+/// each taking a contiguous half of the pieces: the copy out of the page
+/// cache and the checksum both run on both cores, and the pieces' CRCs are
+/// combined in order ([`crc32c::combine`]). On error, the first failing
+/// piece's.
+pub(super) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<Option<u32>>> {
+    struct Piece<'d> {
+        job: usize,
+        at: u64,
+        dst: &'d mut [u8],
+        crc: bool,
+    }
+    fn work(file: &File, pieces: &mut [Piece<'_>]) -> std::io::Result<Vec<u32>> {
+        pieces
+            .iter_mut()
+            .map(|p| {
+                read_at(file, p.dst, p.at)?;
+                Ok(if p.crc { crc32c::value(p.dst) } else { 0 })
+            })
+            .collect()
+    }
+    let mut out: Vec<Option<u32>> = jobs.iter().map(|j| j.crc.then_some(0)).collect();
+    let mut pieces = Vec::new();
+    let mut total = 0u64;
+    for (job, j) in jobs.into_iter().enumerate() {
+        let mut at = j.offset;
+        for dst in j.dst.chunks_mut(CHUNK) {
+            let len = dst.len() as u64;
+            pieces.push(Piece {
+                job,
+                at,
+                dst,
+                crc: j.crc,
+            });
+            at += len;
+            total += len;
+        }
+    }
+    let sums = if total >= PARALLEL_MIN && two_cores() {
+        // The first piece past half the bytes starts the second half.
+        let mut seen = 0u64;
+        let half = pieces
+            .iter()
+            .position(|p| {
+                seen += p.dst.len() as u64;
+                seen > total / 2
+            })
+            .unwrap_or(pieces.len());
+        let (first, second) = pieces.split_at_mut(half);
+        std::thread::scope(|s| {
+            let other = s.spawn(|| work(file, second));
+            let mine = work(file, first);
+            let theirs = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let mut sums = mine?;
+            sums.extend(theirs?);
+            Ok::<_, std::io::Error>(sums)
+        })?
+    } else {
+        work(file, &mut pieces)?
+    };
+    for (p, sum) in pieces.iter().zip(sums) {
+        if let Some(Some(crc)) = out.get_mut(p.job) {
+            *crc = crc32c::combine(*crc, sum, p.dst.len() as u64);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether this process may run on more than one core.
+fn two_cores() -> bool {
+    static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
 
 #[cfg(unix)]

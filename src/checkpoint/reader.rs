@@ -17,8 +17,8 @@ use crate::proto::FromProtoOptions;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
-use super::entry::{check_bools, swap_bytes, Decode, CHUNK};
-use super::load::{load_shard, read_at, Loaded, Span};
+use super::entry::{check_bools, swap_bytes, Decode};
+use super::load::{load_shard, read_at, read_jobs, Job, Loaded, Span};
 use super::naming::{data_path, resolve_prefix};
 use super::slice::{copy_overlap, encode_tensor_name_slice, TensorSlice};
 use super::table;
@@ -784,16 +784,13 @@ fn fill_pod(
     dtype: DataType,
     buf: &mut [u8],
 ) -> Result<()> {
-    let mut crc = 0u32;
-    let mut pos = offset;
-    for chunk in buf.chunks_mut(CHUNK) {
-        read_at(file, chunk, pos).map_err(|e| Error::io(name, &e))?;
-        if dec.verify {
-            crc = crc32c::extend(crc, chunk);
-        }
-        pos += chunk.len() as u64;
-    }
-    if dec.verify {
+    let job = Job {
+        offset,
+        dst: &mut *buf,
+        crc: dec.verify,
+    };
+    let crcs = read_jobs(file, vec![job]).map_err(|e| Error::io(name, &e))?;
+    if let Some(&Some(crc)) = crcs.first() {
         dec.check_crc(crc, name)?;
     }
     if dtype == DataType::Bool {
