@@ -15,8 +15,11 @@ use std::sync::Arc;
 
 use crate::error::{Error, OverflowError, Result};
 
+#[cfg(feature = "checkpoint")]
+pub(crate) mod read_jobs;
 #[cfg(any(
     feature = "checkpoint",
+    feature = "keras",
     feature = "npy",
     feature = "safetensors",
     feature = "tfrecord"

@@ -22,7 +22,14 @@
 //! map holds the bytes of its last read until overwritten: readers only
 //! hand out bytes they read (every caller checks how many arrived).
 
-use std::io::{self, Read};
+use std::io;
+#[cfg(any(
+    feature = "npy",
+    feature = "safetensors",
+    feature = "keras",
+    feature = "tfrecord"
+))]
+use std::io::Read;
 use std::sync::Mutex;
 
 use bytes::Bytes;
@@ -216,6 +223,10 @@ impl ReadBuf {
     /// The address of the first byte (stable: the buffer never moves,
     /// [`freeze`](Self::freeze) included), to place data at aligned
     /// offsets.
+    #[cfg_attr(
+        not(any(feature = "checkpoint", feature = "tfrecord")),
+        allow(dead_code)
+    )]
     pub(crate) fn addr(&self) -> usize {
         match &self.inner {
             Inner::Map(m, _) => m.as_ptr() as usize,
@@ -250,7 +261,7 @@ impl ReadBuf {
 /// # Errors
 /// The read's error (`UnexpectedEof` when `r` ends early); an allocation
 /// failure as `OutOfMemory`.
-#[cfg(any(feature = "npy", feature = "safetensors"))]
+#[cfg(any(feature = "keras", feature = "npy", feature = "safetensors"))]
 pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes> {
     let mut buf = ReadBuf::new(len).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
     for chunk in buf.as_mut_slice().chunks_mut(READ_CHUNK) {
@@ -259,8 +270,9 @@ pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes
     buf.freeze()
 }
 
-/// Bytes a reader asks for at a time when something may sum them as they
-/// pass: about one core's L2, so the sum finds them there.
+/// Bytes read or written at a time where they are also checksummed (as
+/// they pass through a zip reader, or by the reader itself): about one
+/// core's L2, so the sum finds them there.
 pub(crate) const READ_CHUNK: usize = 1 << 20;
 
 /// Fills `dst` from `r` in `chunk`-byte reads, calling `on_chunk` with each
@@ -269,6 +281,7 @@ pub(crate) const READ_CHUNK: usize = 1 << 20;
 ///
 /// # Errors
 /// The read's error (`Interrupted` is retried).
+#[cfg(feature = "tfrecord")]
 pub(crate) fn fill_chunked<R: Read + ?Sized>(
     r: &mut R,
     dst: &mut [u8],
@@ -300,6 +313,10 @@ pub(crate) fn fill_chunked<R: Read + ?Sized>(
 
 /// The smallest position at or after `pos` whose address in a buffer at
 /// `base` plus `skew` is a multiple of `align` (a power of two).
+#[cfg_attr(
+    not(any(feature = "checkpoint", feature = "tfrecord")),
+    allow(dead_code)
+)]
 pub(crate) fn align_pos(base: usize, pos: usize, skew: usize, align: usize) -> usize {
     let addr = base.wrapping_add(pos).wrapping_add(skew);
     let pad = addr.wrapping_neg() & (align - 1);

@@ -24,7 +24,7 @@ use super::table::{get_varint64, put_varint64};
 
 /// Chunk size for checksumming while copying: small enough to stay in
 /// cache between the copy and the CRC.
-pub(crate) const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = crate::buffer::read_policy::READ_CHUNK;
 
 /// Streams `t`'s on-disk bytes to `sink`; returns `(bytes written, crc)`,
 /// the CRC unmasked.

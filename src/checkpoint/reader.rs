@@ -18,10 +18,11 @@ use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 use super::entry::{check_bools, swap_bytes, Decode};
-use super::load::{load_shard, read_at, read_jobs, Job, Loaded, Span};
+use super::load::{load_shard, Loaded, Span};
 use super::naming::{data_path, resolve_prefix};
 use super::slice::{copy_overlap, encode_tensor_name_slice, TensorSlice};
 use super::table;
+use crate::buffer::read_jobs::{read_at, read_jobs, Job};
 
 /// `kTensorBundleVersion`: the newest bundle version this reader knows.
 pub(crate) const BUNDLE_VERSION: i32 = 1;

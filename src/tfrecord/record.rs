@@ -18,7 +18,7 @@ use super::Compression;
 
 #[path = "skim.rs"]
 mod skim;
-use crate::buffer::read_policy::{align_pos, fill_chunked, ReadBuf};
+use crate::buffer::read_policy::{align_pos, fill_chunked, ReadBuf, READ_CHUNK};
 use crate::crc32c;
 use crate::{Error, Result};
 
@@ -48,8 +48,6 @@ const STREAM_NAME: &str = "TFRecord stream";
 /// Records at least this long are placed so their payload is aligned
 /// ([`RecordReader::read_record_placed`]); shorter ones are packed.
 pub(super) const PLACE_MIN: usize = 4096;
-/// Bytes read (and checksummed) at a time by `read_record_placed`.
-const CRC_CHUNK: usize = 1 << 20;
 /// Buffer of the reader and writer (TF's default is 256 KiB too).
 const BUFFER_LEN: usize = 256 << 10;
 /// Buffer of a reader that places records ([`RecordReader::for_placing`]):
@@ -340,7 +338,7 @@ impl<R: Read> RecordReader<R> {
             .as_mut_slice()
             .get_mut(start..start + want)
             .unwrap_or_default();
-        let read = fill_chunked(self.input.get(), dst, CRC_CHUNK, &mut |c| {
+        let read = fill_chunked(self.input.get(), dst, READ_CHUNK, &mut |c| {
             crc = crc32c::extend(crc, c);
         })
         .map_err(|e| self.read_error(&e))?;
