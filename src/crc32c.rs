@@ -45,7 +45,7 @@ pub fn extend(crc: u32, data: &[u8]) -> u32 {
 /// The CRC-32C of `a ‖ b` from the CRC-32Cs of `a` and `b` and the length
 /// of `b` (as zlib's `crc32_combine`): pieces summed apart, on different
 /// threads, make one checksum.
-#[cfg(feature = "checkpoint")]
+#[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
 pub(crate) fn combine(crc_a: u32, crc_b: u32, len_b: u64) -> u32 {
     let c = crc_fast::checksum_combine(
         crc_fast::CrcAlgorithm::Crc32Iscsi,
@@ -96,7 +96,7 @@ pub fn masked(data: &[u8]) -> u32 {
 mod tests {
     use super::*;
 
-    #[cfg(feature = "checkpoint")]
+    #[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
     #[test]
     fn combine_joins_pieces() {
         let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 13) as u8).collect();

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, OverflowError, Result};
 
-#[cfg(feature = "checkpoint")]
+#[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
 pub(crate) mod read_jobs;
 #[cfg(any(
     feature = "checkpoint",

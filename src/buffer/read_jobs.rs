@@ -1,5 +1,6 @@
 //! Reading byte ranges of a file into memory, checksummed as they arrive
-//! ([`read_jobs`]): checkpoint shards and tensors. Each 1 MiB piece is summed (CRC-32C) right after its read,
+//! ([`read_jobs`]): checkpoint shards and tensors, and TFRecord files of
+//! large records. Each 1 MiB piece is summed (CRC-32C) right after its read,
 //! on the core that read it, while it is in that core's cache; a large read
 //! goes on two threads, each taking a contiguous half of the pieces.
 

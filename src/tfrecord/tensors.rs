@@ -78,6 +78,9 @@ pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<
     let path = path.as_ref();
     let reader = RecordReader::open(path, compression)?;
     if let Some(len) = reader.remaining() {
+        if let Some(tensors) = read_large_records(path, len)? {
+            return Ok(tensors);
+        }
         return read_whole(reader.for_placing(), len, path);
     }
     let mut out = Vec::new();
@@ -136,6 +139,123 @@ fn read_whole(
         Some(e) => Err(e),
         None => Ok(out),
     }
+}
+
+/// Files at least this large, of records this large on average, are read
+/// by [`read_large_records`].
+const LARGE_FILE: u64 = 32 << 20;
+const LARGE_RECORD: u64 = 64 << 10;
+/// Bytes of each record's data looked at to place its `tensor_content`.
+const SKEW_PEEK: usize = 256;
+
+/// [`read_tensors`] of a large uncompressed file of large records, on two
+/// cores: a first pass reads only each record's header, first bytes and
+/// footer (two small reads a record); then every record's data is read
+/// into its place in one buffer by [`read_jobs`] (two threads, each piece
+/// checksummed on the core that read it), and each record's CRC is
+/// checked. `None` hands the file to the record-by-record path: small
+/// records, or anything wrong (a bad length CRC, a truncated record, a
+/// data CRC mismatch, an I/O error), so that errors are exactly that
+/// path's.
+fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
+    use crate::buffer::read_jobs::{read_at, read_jobs, Job};
+    use crate::buffer::read_policy::align_pos;
+    if len < LARGE_FILE {
+        return Ok(None);
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(None);
+    };
+    // (data offset, data length, stored masked CRC, payload skew)
+    let mut records: Vec<(u64, u64, u32, Option<usize>)> = Vec::new();
+    let mut head = [0u8; 12 + SKEW_PEEK];
+    let mut off = 0u64;
+    while off < len {
+        let want = usize::try_from(len - off).map_or(head.len(), |l| l.min(head.len()));
+        // In bounds: want <= head.len().
+        let peek = head.get_mut(..want).unwrap_or_default();
+        if want < 12 || read_at(&file, peek, off).is_err() {
+            return Ok(None);
+        }
+        let (len_bytes, rest) = peek.split_at(8);
+        let stored_len_crc = rest
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        if stored_len_crc != Some(crate::crc32c::masked(len_bytes)) {
+            return Ok(None);
+        }
+        let mut n = [0u8; 8];
+        n.copy_from_slice(len_bytes);
+        let data_len = u64::from_le_bytes(n);
+        let Some(end) = off
+            .checked_add(data_len)
+            .and_then(|e| e.checked_add(16))
+            .filter(|&e| e <= len)
+        else {
+            return Ok(None);
+        };
+        // Many small records: the first pass would cost a read each.
+        if records.len() >= 16 && (records.len() as u64).saturating_mul(LARGE_RECORD) > end {
+            return Ok(None);
+        }
+        let data_peek = rest
+            .get(4..)
+            .map(|d| &d[..d.len().min(usize::try_from(data_len).unwrap_or(usize::MAX))])
+            .unwrap_or_default();
+        let skew = (data_len >= PLACE_MIN as u64)
+            .then(|| content_offset(data_peek))
+            .flatten();
+        let mut footer = [0u8; 4];
+        if read_at(&file, &mut footer, end - 4).is_err() {
+            return Ok(None);
+        }
+        records.push((off + 12, data_len, u32::from_le_bytes(footer), skew));
+        off = end;
+    }
+    // Each placed record costs at most 63 bytes of padding.
+    let data: u64 = records.iter().map(|r| r.1).sum();
+    let pad = (records.len() as u64).saturating_mul(crate::ALIGNMENT as u64);
+    let room = usize::try_from(data.saturating_add(pad))
+        .map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let mut buf = ReadBuf::new(room)?;
+    let base = buf.addr();
+    let mut ranges = Vec::with_capacity(records.len());
+    let mut jobs = Vec::with_capacity(records.len());
+    let mut rest = buf.as_mut_slice();
+    let mut pos = 0usize;
+    for &(at, data_len, _, skew) in &records {
+        let start = skew.map_or(pos, |k| align_pos(base, pos, k, crate::ALIGNMENT));
+        // Within the file, so the length fits in usize.
+        let size = data_len as usize;
+        let (dst, after) = std::mem::take(&mut rest)
+            .get_mut(start - pos..)
+            .and_then(|r| r.split_at_mut_checked(size))
+            .ok_or(Error::AllocationFailed { bytes: room })?;
+        rest = after;
+        ranges.push(start..start + size);
+        jobs.push(Job {
+            offset: at,
+            dst,
+            crc: true,
+        });
+        pos = start + size;
+    }
+    let Ok(crcs) = read_jobs(&file, jobs) else {
+        return Ok(None);
+    };
+    let all_match = records
+        .iter()
+        .zip(&crcs)
+        .all(|(r, crc)| crc.map(crate::crc32c::mask) == Some(r.2));
+    if !all_match {
+        return Ok(None);
+    }
+    let bytes = buf.freeze().map_err(|e| Error::io(path.display(), &e))?;
+    let mut out = crate::buffer::try_vec(ranges.len())?;
+    for (index, r) in ranges.into_iter().enumerate() {
+        out.push(parse_record(bytes.slice(r), index, path)?);
+    }
+    Ok(Some(out))
 }
 
 /// Where `tensor_content` (field 4) starts in a serialized `TensorProto`
