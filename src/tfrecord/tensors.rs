@@ -177,16 +177,19 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
         if want < 12 || read_at(&file, peek, off).is_err() {
             return Ok(None);
         }
+        // In bounds: want >= 12.
         let (len_bytes, rest) = peek.split_at(8);
         let stored_len_crc = rest
             .get(..4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes);
+        let Ok(len_array) = <[u8; 8]>::try_from(len_bytes) else {
+            return Ok(None);
+        };
         if stored_len_crc != Some(crate::crc32c::masked(len_bytes)) {
             return Ok(None);
         }
-        let mut n = [0u8; 8];
-        n.copy_from_slice(len_bytes);
-        let data_len = u64::from_le_bytes(n);
+        let data_len = u64::from_le_bytes(len_array);
         let Some(end) = off
             .checked_add(data_len)
             .and_then(|e| e.checked_add(16))
@@ -198,10 +201,12 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
         if records.len() >= 16 && (records.len() as u64).saturating_mul(LARGE_RECORD) > end {
             return Ok(None);
         }
-        let data_peek = rest
-            .get(4..)
-            .map(|d| &d[..d.len().min(usize::try_from(data_len).unwrap_or(usize::MAX))])
-            .unwrap_or_default();
+        // The bytes after the header that are this record's data.
+        let data_peek = rest.get(4..).unwrap_or_default();
+        let data_peek = usize::try_from(data_len)
+            .ok()
+            .and_then(|l| data_peek.get(..l))
+            .unwrap_or(data_peek);
         let skew = (data_len >= PLACE_MIN as u64)
             .then(|| content_offset(data_peek))
             .flatten();
