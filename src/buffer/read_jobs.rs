@@ -17,7 +17,7 @@ pub(crate) struct Job<'d> {
 }
 
 /// A read this large goes on two threads when there are two cores.
-const PARALLEL_MIN: u64 = 32 << 20;
+const PARALLEL_MIN: u64 = 16 << 20;
 
 /// Reads every job in [`READ_CHUNK`]-byte pieces, checksumming each piece
 /// right after reading it, while it is in that core's cache; returns each
