@@ -42,21 +42,6 @@ pub fn extend(crc: u32, data: &[u8]) -> u32 {
     digest.finalize() as u32
 }
 
-/// The CRC-32C of `a ‖ b` from the CRC-32Cs of `a` and `b` and the length
-/// of `b` (as zlib's `crc32_combine`): pieces summed apart, on different
-/// threads, make one checksum.
-#[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
-pub(crate) fn combine(crc_a: u32, crc_b: u32, len_b: u64) -> u32 {
-    let c = crc_fast::checksum_combine(
-        crc_fast::CrcAlgorithm::Crc32Iscsi,
-        u64::from(crc_a),
-        u64::from(crc_b),
-        len_b,
-    );
-    // CRC-32: the value fits in the low 32 bits.
-    c as u32
-}
-
 /// TF's `crc32c::Mask`: rotate right by 15 bits and add a constant.
 ///
 /// ```
@@ -90,23 +75,4 @@ pub const fn unmask(masked: u32) -> u32 {
 #[must_use]
 pub fn masked(data: &[u8]) -> u32 {
     mask(value(data))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
-    #[test]
-    fn combine_joins_pieces() {
-        let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
-        for cut in [0, 1, 4096, 9_999, 10_000] {
-            let (a, b) = data.split_at(cut);
-            assert_eq!(
-                combine(value(a), value(b), b.len() as u64),
-                value(&data),
-                "{cut}"
-            );
-        }
-    }
 }

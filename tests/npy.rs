@@ -431,3 +431,42 @@ fn large_files_read_through_an_anonymous_map() {
     ));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A large stored member of an `.npz` opened by path is read at its offset
+/// on two cores, its CRC-32 combined from pieces: the same tensor as
+/// through the zip reader, and a damaged byte gives the zip reader's error.
+#[test]
+fn a_large_stored_member_read_at_its_offset_matches_the_zip_reader() {
+    use std::io::BufReader;
+    let dir = tmp_dir("npz-large-stored");
+    let p = dir.join("w.npz");
+    let big: Vec<f32> = (0..(5 << 20) + 3).map(|i| i as f32 * 0.5).collect();
+    let big = Tensor::from_vec([big.len() as i64], big).unwrap();
+    let small = Tensor::from_vec([3], vec![1i64, 2, 3]).unwrap();
+    let mut w = NpzWriter::new(std::fs::File::create(&p).unwrap(), false);
+    w.add("small", &small).unwrap();
+    w.add("big", &big).unwrap();
+    w.finish_into().unwrap();
+    let what = p.display().to_string();
+    let through_zip = |k: &str| {
+        let f = BufReader::new(std::fs::File::open(&p).unwrap());
+        NpzReader::new(f, &what).unwrap().get(k)
+    };
+    let mut r = NpzReader::open(&p).unwrap();
+    assert_eq!(r.get("big").unwrap(), big);
+    assert_eq!(r.get("small").unwrap(), small);
+    assert_eq!(through_zip("big").unwrap(), big);
+    // One byte of the big array's data flipped.
+    let mut bytes = std::fs::read(&p).unwrap();
+    let at = bytes.len() - 1_000_000;
+    bytes[at] ^= 0x20;
+    std::fs::write(&p, &bytes).unwrap();
+    let ours = NpzReader::open(&p).unwrap().get("big").unwrap_err();
+    let zips = through_zip("big").unwrap_err();
+    assert_eq!(ours.to_string(), zips.to_string());
+    assert!(
+        ours.to_string().to_lowercase().contains("checksum"),
+        "{ours}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, OverflowError, Result};
 
-#[cfg(any(feature = "checkpoint", feature = "tfrecord"))]
+#[cfg(any(feature = "checkpoint", feature = "npy", feature = "tfrecord"))]
 pub(crate) mod read_jobs;
 #[cfg(any(
     feature = "checkpoint",

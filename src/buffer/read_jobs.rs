@@ -1,19 +1,57 @@
 //! Reading byte ranges of a file into memory, checksummed as they arrive
-//! ([`read_jobs`]): checkpoint shards and tensors, and TFRecord files of
-//! large records. Each 1 MiB piece is summed (CRC-32C) right after its read,
+//! ([`read_jobs`]): checkpoint shards and tensors, TFRecord files of large
+//! records, and large stored `.npz` members. Each 1 MiB piece is summed
+//! (CRC-32C, or zip's CRC-32) right after its read,
 //! on the core that read it, while it is in that core's cache; a large read
 //! goes on two threads, each taking a contiguous half of the pieces.
 
 use std::fs::File;
 
 use super::read_policy::READ_CHUNK;
-use crate::crc32c;
 
-/// Bytes to read from a file into memory, and whether to checksum them.
+/// Bytes to read from a file into memory, and the checksum to take of
+/// them, if any.
 pub(crate) struct Job<'d> {
     pub(crate) offset: u64,
     pub(crate) dst: &'d mut [u8],
-    pub(crate) crc: bool,
+    pub(crate) sum: Option<Sum>,
+}
+
+/// A checksum [`read_jobs`] takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Sum {
+    /// CRC-32C (TF's checkpoints and TFRecord).
+    #[cfg_attr(
+        not(any(feature = "checkpoint", feature = "tfrecord")),
+        allow(dead_code)
+    )]
+    Crc32c,
+    /// CRC-32 (zip's, ISO-HDLC).
+    #[cfg_attr(not(feature = "npy"), allow(dead_code))]
+    Crc32,
+}
+
+impl Sum {
+    fn algorithm(self) -> crc_fast::CrcAlgorithm {
+        match self {
+            Sum::Crc32c => crc_fast::CrcAlgorithm::Crc32Iscsi,
+            Sum::Crc32 => crc_fast::CrcAlgorithm::Crc32IsoHdlc,
+        }
+    }
+
+    /// The checksum of `data`.
+    pub(crate) fn of(self, data: &[u8]) -> u32 {
+        // CRC-32: the value fits in the low 32 bits.
+        crc_fast::checksum(self.algorithm(), data) as u32
+    }
+
+    /// The checksum of `a ‖ b` from those of `a` and `b` and the length of
+    /// `b` (as zlib's `crc32_combine`).
+    pub(crate) fn combine(self, a: u32, b: u32, len_b: u64) -> u32 {
+        let c = crc_fast::checksum_combine(self.algorithm(), u64::from(a), u64::from(b), len_b);
+        // CRC-32: the value fits in the low 32 bits.
+        c as u32
+    }
 }
 
 /// A read this large goes on two threads when there are two cores.
@@ -21,28 +59,28 @@ const PARALLEL_MIN: u64 = 16 << 20;
 
 /// Reads every job in [`READ_CHUNK`]-byte pieces, checksumming each piece
 /// right after reading it, while it is in that core's cache; returns each
-/// job's CRC-32C (unmasked) where asked. A large read goes on two threads,
-/// each taking a contiguous half of the pieces: the copy out of the page
-/// cache and the checksum both run on both cores, and the pieces' CRCs are
-/// combined in order ([`crc32c::combine`]). On error, the first failing
-/// piece's.
+/// job's checksum (CRC-32C unmasked) where asked. A large read goes on two
+/// threads, each taking a contiguous half of the pieces: the copy out of
+/// the page cache and the checksum both run on both cores, and the pieces'
+/// checksums are combined in order ([`Sum::combine`]). On error, the first
+/// failing piece's.
 pub(crate) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<Option<u32>>> {
     struct Piece<'d> {
         job: usize,
         at: u64,
         dst: &'d mut [u8],
-        crc: bool,
+        sum: Option<Sum>,
     }
     fn work(file: &File, pieces: &mut [Piece<'_>]) -> std::io::Result<Vec<u32>> {
         pieces
             .iter_mut()
             .map(|p| {
                 read_at(file, p.dst, p.at)?;
-                Ok(if p.crc { crc32c::value(p.dst) } else { 0 })
+                Ok(p.sum.map_or(0, |sum| sum.of(p.dst)))
             })
             .collect()
     }
-    let mut out: Vec<Option<u32>> = jobs.iter().map(|j| j.crc.then_some(0)).collect();
+    let mut out: Vec<Option<u32>> = jobs.iter().map(|j| j.sum.map(|_| 0)).collect();
     let mut pieces = Vec::new();
     let mut total = 0u64;
     for (job, j) in jobs.into_iter().enumerate() {
@@ -53,7 +91,7 @@ pub(crate) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<
                 job,
                 at,
                 dst,
-                crc: j.crc,
+                sum: j.sum,
             });
             at += len;
             total += len;
@@ -83,9 +121,9 @@ pub(crate) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<
     } else {
         work(file, &mut pieces)?
     };
-    for (p, sum) in pieces.iter().zip(sums) {
-        if let Some(Some(crc)) = out.get_mut(p.job) {
-            *crc = crc32c::combine(*crc, sum, p.dst.len() as u64);
+    for (p, piece_sum) in pieces.iter().zip(sums) {
+        if let (Some(Some(acc)), Some(sum)) = (out.get_mut(p.job), p.sum) {
+            *acc = sum.combine(*acc, piece_sum, p.dst.len() as u64);
         }
     }
     Ok(out)
@@ -122,4 +160,26 @@ pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Resu
     let mut f = file.try_clone()?;
     f.seek(SeekFrom::Start(offset))?;
     f.read_exact(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_are_crc32c_and_zip_crc32_and_combine() {
+        assert_eq!(Sum::Crc32c.of(b"123456789"), 0xe306_9283);
+        assert_eq!(Sum::Crc32.of(b"123456789"), 0xcbf4_3926);
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for sum in [Sum::Crc32c, Sum::Crc32] {
+            for cut in [0, 1, 4096, 9_999, 10_000] {
+                let (a, b) = data.split_at(cut);
+                assert_eq!(
+                    sum.combine(sum.of(a), sum.of(b), b.len() as u64),
+                    sum.of(&data)
+                );
+            }
+        }
+        assert_eq!(Sum::Crc32c.of(&data), crate::crc32c::value(&data));
+    }
 }

@@ -12,7 +12,7 @@ use std::fs::File;
 
 use bytes::Bytes;
 
-use crate::buffer::read_jobs::{read_jobs, Job};
+use crate::buffer::read_jobs::{read_jobs, Job, Sum};
 use crate::buffer::read_policy::{align_pos, ReadBuf, LARGE};
 use crate::error::{Error, Result};
 use crate::ALIGNMENT;
@@ -119,7 +119,7 @@ pub(super) fn load_shard(
         jobs.push(Job {
             offset: span.offset,
             dst,
-            crc: *want_crc,
+            sum: want_crc.then_some(Sum::Crc32c),
         });
     }
     let crcs = read_jobs(file, jobs).map_err(|e| Error::io(name, &e))?;

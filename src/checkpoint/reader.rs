@@ -22,7 +22,7 @@ use super::load::{load_shard, Loaded, Span};
 use super::naming::{data_path, resolve_prefix};
 use super::slice::{copy_overlap, encode_tensor_name_slice, TensorSlice};
 use super::table;
-use crate::buffer::read_jobs::{read_at, read_jobs, Job};
+use crate::buffer::read_jobs::{read_at, read_jobs, Job, Sum};
 
 /// `kTensorBundleVersion`: the newest bundle version this reader knows.
 pub(crate) const BUNDLE_VERSION: i32 = 1;
@@ -788,7 +788,7 @@ fn fill_pod(
     let job = Job {
         offset,
         dst: &mut *buf,
-        crc: dec.verify,
+        sum: dec.verify.then_some(Sum::Crc32c),
     };
     let crcs = read_jobs(file, vec![job]).map_err(|e| Error::io(name, &e))?;
     if let Some(&Some(crc)) = crcs.first() {

@@ -63,6 +63,9 @@ pub struct NpzReader<R: Read + Seek = BufReader<File>> {
     /// The whole archive, when it was given as bytes (stored members are
     /// then adopted without a copy).
     bytes: Option<Bytes>,
+    /// The archive's file, when opened by path: large stored members are
+    /// then read at their offset on two cores ([`read::from_stored`]).
+    file: Option<File>,
     what: String,
 }
 
@@ -81,7 +84,13 @@ impl NpzReader {
         let path = path.as_ref();
         let what = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
-        NpzReader::with_name(BufReader::new(file), what, None)
+        // A second handle for positioned reads (they leave the first's
+        // offset alone); without one, every member reads through the zip
+        // reader.
+        let second = file.try_clone().ok();
+        let mut reader = NpzReader::with_name(BufReader::new(file), what, None)?;
+        reader.file = second;
+        Ok(reader)
     }
 }
 
@@ -138,6 +147,7 @@ impl<R: Read + Seek> NpzReader<R> {
             archive,
             keys,
             bytes,
+            file: None,
             what,
         })
     }
@@ -279,6 +289,18 @@ impl<R: Read + Seek> NpzReader<R> {
                 })?;
             return read::from_bytes(bytes.slice(range), as_dtype, &what);
         }
+        // A large stored member of a file: read at its offset, on two
+        // cores, its CRC-32 taken as it arrives.
+        if let (Some(file), CompressionMethod::Stored, Some(start)) =
+            (&self.file, member.compression(), member.data_start())
+        {
+            if size >= LARGE_MEMBER {
+                let expected = member.crc32();
+                if let Some(t) = read::from_stored(file, start, size, expected, as_dtype, &what)? {
+                    return Ok(t);
+                }
+            }
+        }
         let t = read::from_reader(&mut member, size, as_dtype, &what)?;
         // Read to the end so the zip reader checks the CRC and any bytes
         // beyond the declared data show up.
@@ -294,6 +316,10 @@ impl<R: Read + Seek> NpzReader<R> {
         }
     }
 }
+
+/// Stored members at least this large, of an archive opened by path, are
+/// read by [`read::from_stored`].
+const LARGE_MEMBER: u64 = 16 << 20;
 
 /// A member's size and compressed size, refused when they cannot be right
 /// or the compression is not one `np.savez` writes.

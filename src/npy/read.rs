@@ -93,6 +93,64 @@ pub(crate) fn from_reader<R: Read>(
     build(&h, data, as_dtype, what)
 }
 
+/// A `.npy` stored uncompressed at `start..start + total` of `file` (a
+/// large `.npz` member) whose bytes have zip's CRC-32 `expected`: the data
+/// is read by [`read_jobs`](crate::buffer::read_jobs::read_jobs) (on two
+/// cores, each piece summed as it arrives), and the member's CRC-32 is
+/// combined from the header's and the data's. `None` when anything is not
+/// as the zip reader would accept it (a header past the first 64 KiB,
+/// bytes after the data, a read error, a CRC mismatch): that path then
+/// gives the result, errors included.
+pub(crate) fn from_stored(
+    file: &std::fs::File,
+    start: u64,
+    total: u64,
+    expected: u32,
+    as_dtype: Option<DataType>,
+    what: &str,
+) -> Result<Option<Tensor>> {
+    use crate::buffer::read_jobs::{read_at, read_jobs, Job, Sum};
+    // The header is in the first 64 KiB (NumPy writes a few hundred bytes).
+    let Ok(prefix_len) = usize::try_from(total.min(64 << 10)) else {
+        return Ok(None);
+    };
+    let mut prefix = vec![0u8; prefix_len];
+    if read_at(file, &mut prefix, start).is_err() {
+        return Ok(None);
+    }
+    let Ok((h, header_end)) = read_header(&mut prefix.as_slice(), total, what) else {
+        return Ok(None);
+    };
+    let Ok(len) = h.data_len() else {
+        return Ok(None);
+    };
+    if header_end.checked_add(len as u64) != Some(total) {
+        return Ok(None);
+    }
+    let head = usize::try_from(header_end)
+        .ok()
+        .and_then(|n| prefix.get(..n))
+        .unwrap_or_default();
+    let head_crc = Sum::Crc32.of(head);
+    let mut buf = crate::buffer::read_policy::ReadBuf::new(len)?;
+    let job = Job {
+        offset: start + header_end,
+        dst: buf.as_mut_slice(),
+        sum: Some(Sum::Crc32),
+    };
+    let Ok(sums) = read_jobs(file, vec![job]) else {
+        return Ok(None);
+    };
+    let Some(&Some(data_crc)) = sums.first() else {
+        return Ok(None);
+    };
+    if Sum::Crc32.combine(head_crc, data_crc, len as u64) != expected {
+        return Ok(None);
+    }
+    let data = buf.freeze().map_err(|e| io_err(what, &e))?;
+    build(&h, data, as_dtype, what).map(Some)
+}
+
 /// The dtype and shape a stream's header declares, reading the header
 /// only (for listing an archive without its data). The declared data
 /// length is checked against `total`.
