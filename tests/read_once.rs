@@ -370,7 +370,7 @@ fn damage_in_multi_chunk_files_fails_as_piecewise_reads_do() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A shard of 40 MiB is read by two threads (32 MiB and up), each tensor's
+/// A shard of 40 MiB is read by two threads (16 MiB and up), each tensor's
 /// CRC combined from pieces summed on either: the tensors come back equal,
 /// and damage in either thread's half is caught in the tensor it hits.
 #[test]
