@@ -98,7 +98,8 @@ pub(crate) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<
         }
     }
     let sums = if total >= PARALLEL_MIN && two_cores() {
-        // The first piece past half the bytes starts the second half.
+        // The first piece past half the bytes starts the second half
+        // (total > 0, so one does: the default is never taken).
         let mut seen = 0u64;
         let half = pieces
             .iter()

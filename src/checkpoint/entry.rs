@@ -22,10 +22,6 @@ use crate::tensor::Tensor;
 
 use super::table::{get_varint64, put_varint64};
 
-/// Chunk size for checksumming while copying: small enough to stay in
-/// cache between the copy and the CRC.
-pub(crate) const CHUNK: usize = crate::buffer::read_policy::READ_CHUNK;
-
 /// Streams `t`'s on-disk bytes to `sink`; returns `(bytes written, crc)`,
 /// the CRC unmasked.
 pub(crate) fn encode(t: &Tensor, sink: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<(u64, u32)> {
@@ -33,7 +29,7 @@ pub(crate) fn encode(t: &Tensor, sink: &mut dyn FnMut(&[u8]) -> Result<()>) -> R
     if dtype.can_use_memcpy() {
         let data = t.tensor_data()?;
         let mut crc = 0;
-        for chunk in data.chunks(CHUNK) {
+        for chunk in data.chunks(crate::buffer::read_policy::READ_CHUNK) {
             crc = crc32c::extend(crc, chunk);
             sink(chunk)?;
         }

@@ -78,34 +78,31 @@ pub(super) fn load_shard(
     if total > len {
         return Ok(None);
     }
-    // The spans end here when the buffer starts 64-byte aligned, as a
-    // large one (a page-aligned map) does: then it needs no slack, and a
-    // whole checkpoint takes exactly its bytes (so a map of its size is
-    // reused). A small one (a `Vec`, at any address) gets room for each
-    // span's padding, bounded by the index size.
-    let aligned_end = spans.iter().fold(0u64, |pos, (s, _)| {
-        pos.next_multiple_of(ALIGNMENT as u64)
-            .saturating_add(s.size)
-    });
-    let pad = (spans.len() as u64).saturating_mul(ALIGNMENT as u64);
-    let room = if aligned_end >= LARGE as u64 {
-        aligned_end
-    } else {
-        total.saturating_add(pad)
-    };
-    let room = usize::try_from(room).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
-    let mut buf = ReadBuf::new(room)?;
-    debug_assert!(room < LARGE || buf.addr() % ALIGNMENT == 0);
-    let base = buf.addr();
-    // Each span at the next aligned position, in file order.
+    // Each span at the next 64-byte-aligned place after the last one,
+    // counted from the buffer's first aligned byte; the index size bounds
+    // the padding (63 bytes a span at most).
     let mut starts = Vec::with_capacity(spans.len());
-    let mut pos = 0usize;
+    let mut end = 0u64;
     for (span, _) in &spans {
-        let start = align_pos(base, pos, 0, ALIGNMENT);
+        let start = end.next_multiple_of(ALIGNMENT as u64);
         starts.push(start);
-        // Within the file (checked above), so the size fits in usize.
-        pos = start + span.size as usize;
+        end = start.saturating_add(span.size);
     }
+    // A large buffer is a page-aligned map, so the spans take exactly
+    // their bytes (and a map of a checkpoint's size is reused); a small one
+    // (a `Vec`, at any address) may need 63 bytes to reach alignment.
+    let slack = if end >= LARGE as u64 {
+        0
+    } else {
+        ALIGNMENT as u64
+    };
+    let room = usize::try_from(end.saturating_add(slack))
+        .map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+    let mut buf = ReadBuf::new(room)?;
+    let skip = align_pos(buf.addr(), 0, 0, ALIGNMENT);
+    debug_assert!(skip as u64 <= slack);
+    // Each start is at most `end`, and the room (`end` + slack) fits usize.
+    let starts: Vec<usize> = starts.into_iter().map(|s| skip + s as usize).collect();
     let mut jobs = Vec::with_capacity(spans.len());
     let mut rest = buf.as_mut_slice();
     let mut at = 0usize;

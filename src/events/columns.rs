@@ -89,6 +89,16 @@ pub(super) fn for_each_record(
                 break;
             };
             let (len_bytes, len_crc) = header.split_at(8);
+            let mismatch = |what: &str, stored: u32, computed: u32| {
+                corrupted(
+                    path,
+                    base + start as u64,
+                    index,
+                    format_args!(
+                        "{what} checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
+                    ),
+                )
+            };
             // The length's CRC depends on its 8 bytes alone: a header equal
             // to the last one checked is good (records of one length are
             // the rule in a log).
@@ -99,14 +109,7 @@ pub(super) fn for_each_record(
                 crc32c::masked(len_bytes)
             };
             if stored != computed {
-                return Err(corrupted(
-                    path,
-                    base + start as u64,
-                    index,
-                    format_args!(
-                        "length checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
-                    ),
-                ));
+                return Err(mismatch("length", stored, computed));
             }
             // `len_bytes` is 8 bytes long: the default is never taken.
             let declared = u64::from_le_bytes(len_bytes.try_into().unwrap_or_default());
@@ -128,14 +131,7 @@ pub(super) fn for_each_record(
             let stored = le_u32(footer);
             let computed = crc32c::masked(data);
             if stored != computed {
-                return Err(corrupted(
-                    path,
-                    base + start as u64,
-                    index,
-                    format_args!(
-                        "data checksum mismatch (stored {stored:#010x}, computed {computed:#010x})"
-                    ),
-                ));
+                return Err(mismatch("data", stored, computed));
             }
             checked = *header;
             record(base + start as u64, data)?;

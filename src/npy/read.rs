@@ -127,6 +127,8 @@ pub(crate) fn from_stored(
     if header_end.checked_add(len as u64) != Some(total) {
         return Ok(None);
     }
+    // The header was parsed out of `prefix`, so it lies within it: the
+    // default is never taken.
     let head = usize::try_from(header_end)
         .ok()
         .and_then(|n| prefix.get(..n))

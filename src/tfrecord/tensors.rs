@@ -171,6 +171,8 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
     let mut head = [0u8; 12 + SKEW_PEEK];
     let mut off = 0u64;
     while off < len {
+        // What is left of the file, at most a header and peek (a length
+        // past usize is longer than that).
         let want = usize::try_from(len - off).map_or(head.len(), |l| l.min(head.len()));
         // In bounds: want <= head.len().
         let peek = head.get_mut(..want).unwrap_or_default();
@@ -201,7 +203,9 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
         if records.len() >= 16 && (records.len() as u64).saturating_mul(LARGE_RECORD) > end {
             return Ok(None);
         }
-        // The bytes after the header that are this record's data.
+        // The bytes after the header that are this record's data: all of
+        // the peek when the data is longer (`rest` holds at least the 4
+        // bytes of the length CRC, so `get(4..)` is never empty by default).
         let data_peek = rest.get(4..).unwrap_or_default();
         let data_peek = usize::try_from(data_len)
             .ok()
