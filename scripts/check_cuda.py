@@ -6,12 +6,16 @@ Prints one line per check and a benchmark table; exits non-zero on the
 first failed check."""
 
 import gc
+import os
 import statistics
 import sys
 import time
 
 import numpy as np
 import torch
+
+# JAX would otherwise take 75% of the GPU's memory when first used.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 import tftensor
 
@@ -81,6 +85,66 @@ for dt in DTYPES:
     attempt(f"round trip {dt}", lambda: round_trip(dt))
 
 
+# ---- from_dlpack(x, device="cpu", copy=...) ---------------------------------------
+def host_copy_arguments():
+    x = torch.arange(6, dtype=torch.float32, device=cuda)
+    t = tftensor.from_dlpack(x, device="cpu", copy=True)
+    ok = isinstance(t, tftensor.Tensor) and t.tensor_data() == host_bytes(x)
+    try:
+        tftensor.from_dlpack(x, device="cpu", copy=False)  # no copy: impossible
+        ok = False
+    except BufferError:
+        pass
+    try:
+        tftensor.from_dlpack(x, copy=True)  # a copy on the device is not offered
+        ok = False
+    except BufferError:
+        pass
+    check('from_dlpack(cuda, device="cpu", copy=True) reads back; copy=False and a device copy=True refuse', ok)
+
+
+attempt("host copy arguments", host_copy_arguments)
+
+# ---- CuPy and JAX: producers for from_dlpack, consumers of upload() -------------
+def with_cupy():
+    import cupy as cp
+
+    x = cp.arange(12, dtype=cp.float32).reshape(3, 4) * 0.5
+    d = tftensor.from_dlpack(x)
+    ok = isinstance(d, tftensor.DeviceTensor) and d.data_ptr == x.data.ptr and d.shape == (3, 4)
+    h = d.readback()
+    ok &= h.tensor_data() == cp.asnumpy(x).tobytes()
+    u = tftensor.upload(h, "cuda:0")
+    y = cp.from_dlpack(u)  # zero-copy: the same device address
+    ok &= y.data.ptr == u.data_ptr and bool((y == x).all())
+    del u  # y holds the upload alone now
+    gc.collect()
+    ok &= bool((y == x).all())
+    check(f"cupy {cp.__version__}: from_dlpack, readback, upload -> cp.from_dlpack zero-copy", ok)
+
+
+def with_jax():
+    import jax
+    import jax.numpy as jnp
+
+    gpu = jax.devices("gpu")[0]
+    x = jax.device_put(jnp.arange(12, dtype=jnp.float32).reshape(3, 4) * 0.5, gpu)
+    d = tftensor.from_dlpack(x)
+    ok = isinstance(d, tftensor.DeviceTensor) and d.data_ptr == x.unsafe_buffer_pointer()
+    h = d.readback()
+    ok &= h.tensor_data() == np.asarray(x).tobytes()
+    u = tftensor.upload(h, "cuda:0")
+    y = jnp.from_dlpack(u)
+    ok &= y.unsafe_buffer_pointer() == u.data_ptr and bool((y == x).all())
+    ok &= list(y.devices())[0] == gpu
+    h2 = jnp.from_dlpack(h)  # a host tensor, legacy-or-versioned as JAX asks
+    ok &= np.asarray(h2).tobytes() == h.tensor_data()
+    check(f"jax {jax.__version__}: from_dlpack, readback, upload -> jnp.from_dlpack zero-copy", ok)
+
+
+attempt("cupy", with_cupy)
+attempt("jax", with_jax)
+
 # ---- deleter exactly once: torch's memory comes back once both are gone ----------
 torch.cuda.synchronize()
 gc.collect()
@@ -124,65 +188,80 @@ del x, h, a
 gc.collect()
 torch.cuda.empty_cache()
 
-# ---- benchmark: 256 MiB float32 readback ------------------------------------------
-x = torch.randn(64 << 20, dtype=torch.float32, device=cuda)
-pinned = torch.empty(x.shape, dtype=x.dtype, pin_memory=True)
-nbytes = x.numel() * 4
+# ---- benchmarks: float32 device-to-host and host-to-device -------------------------
+ROUNDS = 10
 
 
-def tft_readback():
-    return tftensor.from_dlpack(x).readback()
+def interleaved(title, nbytes, methods):
+    """Times each method in ROUNDS interleaved, rotated rounds after two
+    warm-ups (the pinned pool, caches), synchronizing before and after each
+    call, and prints median GB/s."""
+    times = {k: [] for k in methods}
+    for k, f in list(methods.items()):
+        try:
+            f()
+            f()
+        except Exception as e:
+            print(f"  {k}: not measured ({type(e).__name__}: {e})")
+            del methods[k]
+    order = list(methods.items())
+    for r in range(ROUNDS):
+        # Each round starts at the next method: no method always follows
+        # the same one.
+        for k, f in order[r % len(order):] + order[:r % len(order)]:
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            out = f()
+            torch.cuda.synchronize()
+            times[k].append(time.perf_counter() - t0)
+            del out
+    print(f"\n{title}, median of {ROUNDS} interleaved rounds ({torch.cuda.get_device_name(0)}):")
+    for k, v in times.items():
+        m = statistics.median(v)
+        print(f"  {k:<40} {m * 1e3:8.2f} ms  {nbytes / m / 1e9:6.2f} GB/s  (min {min(v) * 1e3:.2f} ms)")
 
 
-def tft_async():
-    return tftensor.from_dlpack(x).readback_async().wait()
+def bench(mib, upload):
+    n = mib << 18  # float32 elements
+    x = torch.randn(n, dtype=torch.float32, device=cuda)
+    pinned = torch.empty(x.shape, dtype=x.dtype, pin_memory=True)
 
-
-def np_cpu():
-    return np.from_dlpack(x, device="cpu")
-
-
-def torch_cpu():
-    return x.cpu()
-
-
-def torch_pinned_copy():
-    pinned.copy_(x)
-    torch.cuda.synchronize()
-    return pinned
-
-
-def tft_device_cpu():
-    return tftensor.from_dlpack(x, device="cpu")
-
-
-methods = {
-    "tftensor DeviceTensor.readback()": tft_readback,
-    "tftensor readback_async().wait()": tft_async,
-    'tftensor.from_dlpack(x, device="cpu")': tft_device_cpu,
-    'np.from_dlpack(x, device="cpu")': np_cpu,
-    "x.cpu()": torch_cpu,
-    "torch pinned.copy_(x) + sync": torch_pinned_copy,
-}
-times = {k: [] for k in methods}
-for k, f in list(methods.items()):  # warm up (pinned pool, caches)
-    try:
-        f()
-        f()
-    except Exception as e:
-        print(f"  {k}: not measured ({type(e).__name__}: {e})")
-        del methods[k]
-for _ in range(10):  # interleaved rounds
-    for k, f in methods.items():
+    def torch_pinned_copy():
+        pinned.copy_(x)
         torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        out = f()
-        times[k].append(time.perf_counter() - t0)
-        del out
-print(f"\n256 MiB float32 device-to-host, median of 10 interleaved rounds ({torch.cuda.get_device_name(0)}):")
-for k, v in times.items():
-    m = statistics.median(v)
-    print(f"  {k:<40} {m * 1e3:8.2f} ms  {nbytes / m / 1e9:6.2f} GB/s  (min {min(v) * 1e3:.2f} ms)")
+        return pinned
+
+    held = tftensor.from_dlpack(x)
+    interleaved(f"{mib} MiB float32 device-to-host", n * 4, {
+        "tftensor d.readback(), d held": lambda: held.readback(),
+        "tftensor from_dlpack(x).readback()": lambda: tftensor.from_dlpack(x).readback(),
+        "tftensor readback_async().wait()": lambda: tftensor.from_dlpack(x).readback_async().wait(),
+        'tftensor.from_dlpack(x, device="cpu")': lambda: tftensor.from_dlpack(x, device="cpu"),
+        'np.from_dlpack(x, device="cpu")': lambda: np.from_dlpack(x, device="cpu"),
+        "x.cpu()": lambda: x.cpu(),
+        "torch pinned.copy_(x) + sync": torch_pinned_copy,
+    })
+    if not upload:
+        return
+    a = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+    t_host = tftensor.from_dlpack(a)
+    t_pinned = tftensor.from_dlpack(x).readback()  # lives in pinned memory
+    ta = torch.from_numpy(a)
+    ta_pinned = ta.pin_memory()
+    interleaved(f"{mib} MiB float32 host-to-device", n * 4, {
+        "tftensor.upload(pageable host tensor)": lambda: tftensor.upload(t_host, "cuda:0"),
+        "tftensor.upload(readback, pinned)": lambda: tftensor.upload(t_pinned, "cuda:0"),
+        "torch.from_numpy(a).to(cuda)": lambda: ta.to(cuda),
+        "pinned.to(cuda)": lambda: ta_pinned.to(cuda),
+    })
+
+
+# TFTENSOR_CUDA_BENCH_MIB="1,16,256,1024" for a sweep; 256 MiB is the issue's.
+for mib in [int(m) for m in os.environ.get("TFTENSOR_CUDA_BENCH_MIB", "256").split(",")]:
+    bench(mib, upload=mib == 256)
+    gc.collect()
+    torch.cuda.empty_cache()
+
 if failures:
     print(f"{len(failures)} FAILED:", *failures, sep="\n  ")
     sys.exit(1)

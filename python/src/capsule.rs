@@ -238,7 +238,7 @@ pub(crate) fn consume(
 
 /// Whether the array API `device` argument of `from_dlpack` asks for the
 /// CPU (`"cpu"` or `(1, 0)`); `None` means "where the data is".
-fn wants_cpu(device: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+pub(crate) fn wants_cpu(device: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     let Some(device) = device else {
         return Ok(false);
     };

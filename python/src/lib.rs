@@ -242,8 +242,9 @@ impl PyTensor {
 /// C-contiguous and aligned for its dtype; transposed, strided, reversed or
 /// misaligned data is copied into a compact tensor. The producer's memory is
 /// never written. As the array API's `from_dlpack`: `device="cpu"` (or
-/// `(1, 0)`) asks a GPU producer for a host copy; `copy=True` always
-/// copies, `copy=False` refuses data that must be copied.
+/// `(1, 0)`) makes a host copy of a GPU tensor (read back through pinned
+/// memory where a CUDA driver is present, else asked of the producer);
+/// `copy=True` always copies, `copy=False` refuses data that must be copied.
 /// A CUDA producer gives a `tftensor.DeviceTensor` (zero-copy) unless
 /// `device="cpu"`.
 #[pyfunction(name = "from_dlpack")]
@@ -257,6 +258,10 @@ fn py_from_dlpack<'py>(
     if device.is_none() {
         if let Some(on_device) = device::adopt_device(py, x, copy)? {
             return Ok(on_device);
+        }
+    } else if capsule::wants_cpu(device)? {
+        if let Some(host) = device::read_back_to_host(py, x, copy)? {
+            return Ok(Bound::new(py, host)?.into_any());
         }
     }
     let host = PyTensor::from(capsule::from_dlpack(py, x, device, copy)?);
