@@ -74,7 +74,8 @@ def round_trip(dt):
     ok &= h.tensor_data() == host_bytes(x)
     ok &= d.readback_async().wait().tensor_data() == host_bytes(x)
     u = tftensor.upload(h, "cuda:0")
-    y = torch.from_dlpack(u)
+    y = torch.from_dlpack(u)  # zero-copy: the same device address
+    ok &= y.data_ptr() == u.data_ptr
     ok &= y.device == x.device and y.dtype == x.dtype and host_bytes(y) == host_bytes(x)
     c = tftensor.from_dlpack(x, device="cpu")
     ok &= isinstance(c, tftensor.Tensor) and c.tensor_data() == host_bytes(x)
@@ -121,6 +122,15 @@ def with_cupy():
     gc.collect()
     ok &= bool((y == x).all())
     check(f"cupy {cp.__version__}: from_dlpack, readback, upload -> cp.from_dlpack zero-copy", ok)
+
+    # CUDA managed memory (48 bytes of it): CuPy says kDLCUDAManaged (13).
+    with cp.cuda.using_allocator(cp.cuda.malloc_managed):
+        m = cp.arange(12, dtype=cp.float32) - 3
+    d = tftensor.from_dlpack(m)
+    ok = isinstance(d, tftensor.DeviceTensor) and d.data_ptr == m.data.ptr
+    ok &= d.readback().tensor_data() == cp.asnumpy(m).tobytes()
+    ok &= tftensor.from_dlpack(m, device="cpu").tensor_data() == cp.asnumpy(m).tobytes()
+    check(f"cupy managed memory: device {d.device}, zero-copy, read back", ok)
 
 
 def with_jax():
