@@ -1,9 +1,11 @@
-"""GPU checks of tftensor.DeviceTensor against PyTorch (CUDA). Run by
-scripts/check_cuda.sh on a machine with an NVIDIA GPU, torch (CUDA) and
-numpy >= 2.1 importable, and the tftensor wheel installed.
+"""GPU checks of tftensor.DeviceTensor against PyTorch (CUDA), and CuPy and
+JAX where importable. Run by scripts/check_cuda.sh on a machine with an
+NVIDIA GPU, torch (CUDA) and numpy >= 2.1 importable, and the tftensor wheel
+installed.
 
-Prints one line per check and a benchmark table; exits non-zero on the
-first failed check."""
+Prints one line per check and the benchmark tables (device-to-host at each
+size in TFTENSOR_CUDA_BENCH_MIB, default 256; host-to-device at 256 MiB);
+exits non-zero if any check failed."""
 
 import gc
 import os

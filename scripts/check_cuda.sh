@@ -8,9 +8,11 @@
 #
 # The wheel is unpacked into a temporary folder put first on PYTHONPATH
 # (no network, no venv changes). Runs scripts/check_cuda.py: round trips for
-# every dtype, the deleter-once check, a producer freed during a pending
-# readback, a 1 GiB readback, and a 256 MiB float32 readback benchmark
-# against np.from_dlpack(x, device="cpu"), x.cpu() and torch pinned copy_.
+# every dtype, from_dlpack's device/copy arguments, CuPy and JAX producers
+# and consumers (CuPy managed memory too), the deleter-once check, a
+# producer freed during a pending readback, a 1 GiB readback, and float32
+# readback benchmarks against np.from_dlpack(x, device="cpu"), x.cpu() and
+# torch's pinned copy_ (TFTENSOR_CUDA_BENCH_MIB=1,16,256,1024 for a sweep).
 # The Rust side's GPU tests are `cargo test --features cuda --test device`
 # (with TFTENSOR_GPU_BIG=1 for its 1 GiB case).
 set -euo pipefail
