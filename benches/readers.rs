@@ -16,7 +16,14 @@
 //!   `TFRecordDataset.map(parse_tensor)`;
 //! * limits: `read()` of the same file into memory faulted in beforehand,
 //!   and a memcpy of the same bytes between two faulted buffers, all under
-//!   the readers' page policy (huge-page-advised maps).
+//!   the readers' page policy (huge-page-advised maps);
+//! * the mapping paths (`read_npy_mmap`, `safetensors::load_mmap`,
+//!   `BundleReader::open_mmap` + get) with every byte then read (a wrapping
+//!   sum of 8-byte words), as their own formats ("npy mmap, touched" ...),
+//!   against the safetensors crate over `memmap2` and NumPy's
+//!   `np.load(mmap_mode="r")` and `sum` doing the same, and a `read()` limit
+//!   followed by the same pass: an untouched mapping is O(1) and never
+//!   stands for a read.
 //!
 //! Every timed call reads the whole file from the page cache (warm: one
 //! untimed round first) and frees what it made before the clock stops (as
@@ -249,6 +256,31 @@ fn limit_read(path: PathBuf) -> Box<dyn FnMut()> {
     })
 }
 
+/// Reads every byte once (a wrapping sum of its 8-byte words), so a
+/// mapping's row pays for its pages as a read does: an untouched mapping
+/// never stands for a read.
+fn touch(bytes: &[u8]) -> u64 {
+    let words = bytes.chunks_exact(8);
+    let tail: u64 = words.remainder().iter().map(|&b| u64::from(b)).sum();
+    words
+        .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
+        .fold(tail, u64::wrapping_add)
+}
+
+/// The limit for a touched mapping: `read()` into faulted memory, then the
+/// same [`touch`].
+fn limit_read_touched(path: PathBuf) -> Box<dyn FnMut()> {
+    let len = file_len(&path);
+    let mut buf = faulted(len);
+    Box::new(move || {
+        File::open(&path)
+            .unwrap()
+            .read_exact(&mut buf[..len])
+            .unwrap();
+        black_box(touch(&buf[..len]));
+    })
+}
+
 fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
     let mut rows = Vec::new();
     let mut add = |format, name, kind, path: &Path, run| {
@@ -290,6 +322,34 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         Kind::Limit,
         &npy,
         Run::Local(limit_read(npy.clone())),
+    );
+    let p = npy.clone();
+    add(
+        "npy mmap, touched",
+        "tftensor read_npy_mmap + every byte read",
+        Kind::Ours,
+        &npy,
+        Run::Local(Box::new(move || {
+            // SAFETY: nothing writes the bench's own file while it is mapped.
+            let t = unsafe { tftensor::npy::read_npy_mmap(&p) }.unwrap();
+            black_box(touch(t.tensor_data().unwrap()));
+        })),
+    );
+    if with_python {
+        add(
+            "npy mmap, touched",
+            "numpy np.load(mmap_mode=\"r\") + sum",
+            Kind::Peer,
+            &npy,
+            Run::Python("np_load_npy_mmap_sum", npy.clone()),
+        );
+    }
+    add(
+        "npy mmap, touched",
+        "limit: read() into faulted memory + every byte read",
+        Kind::Limit,
+        &npy,
+        Run::Local(limit_read_touched(npy.clone())),
     );
 
     let npz = dir.join("data.npz");
@@ -373,6 +433,46 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         &st,
         Run::Local(limit_read(st.clone())),
     );
+    let p = st.clone();
+    add(
+        "safetensors mmap, touched",
+        "tftensor safetensors::load_mmap + every byte read",
+        Kind::Ours,
+        &st,
+        Run::Local(Box::new(move || {
+            // SAFETY: nothing writes the bench's own file while it is mapped.
+            let loaded = unsafe { tftensor::safetensors::load_mmap(&p) }.unwrap();
+            let sum = loaded.iter().fold(0u64, |acc, (_, t)| {
+                acc.wrapping_add(touch(t.tensor_data().unwrap()))
+            });
+            black_box(sum);
+        })),
+    );
+    let p = st.clone();
+    add(
+        "safetensors mmap, touched",
+        "safetensors crate: mmap + deserialize + every byte read",
+        Kind::Peer,
+        &st,
+        Run::Local(Box::new(move || {
+            let file = File::open(&p).unwrap();
+            // SAFETY: nothing writes the bench's own file while it is mapped.
+            let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+            let st = safetensors::SafeTensors::deserialize(&map).unwrap();
+            let sum = st
+                .tensors()
+                .iter()
+                .fold(0u64, |acc, (_, v)| acc.wrapping_add(touch(v.data())));
+            black_box(sum);
+        })),
+    );
+    add(
+        "safetensors mmap, touched",
+        "limit: read() into faulted memory + every byte read",
+        Kind::Limit,
+        &st,
+        Run::Local(limit_read_touched(st.clone())),
+    );
 
     let prefix = dir.join("ckpt");
     let mut w = BundleWriter::new(&prefix).unwrap();
@@ -418,6 +518,28 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         Kind::Limit,
         &data,
         Run::Local(limit_read(data.clone())),
+    );
+    let p = prefix.clone();
+    add(
+        "checkpoint mmap, touched",
+        "tftensor BundleReader::open_mmap + get all (CRC checked) + every byte read",
+        Kind::Ours,
+        &data,
+        Run::Local(Box::new(move || {
+            // SAFETY: nothing writes the bench's own files while mapped.
+            let r = unsafe { BundleReader::open_mmap(&p) }.unwrap();
+            let sum = r.keys().fold(0u64, |acc, k| {
+                acc.wrapping_add(touch(r.get(k).unwrap().tensor_data().unwrap()))
+            });
+            black_box(sum);
+        })),
+    );
+    add(
+        "checkpoint mmap, touched",
+        "limit: read() into faulted memory + every byte read",
+        Kind::Limit,
+        &data,
+        Run::Local(limit_read_touched(data.clone())),
     );
 
     let rec = dir.join("data.tfrecord");

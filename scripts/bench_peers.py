@@ -13,6 +13,8 @@ Ops (each reads the whole file and keeps every array in memory until the
 call returns):
 
 * ``np_load_npy``: ``np.load(path)``
+* ``np_load_npy_mmap_sum``: ``np.load(path, mmap_mode="r")`` and the sum of
+  its 8-byte words (every byte read once)
 * ``np_load_npz``: ``np.load(path)[name]`` for every member
 * ``st_numpy``: ``safetensors.numpy.load_file(path)``
 * ``tf_checkpoint``: ``tf.train.load_checkpoint(prefix)`` + ``get_tensor``
@@ -66,6 +68,13 @@ def np_load_npy(path):
     return a.nbytes
 
 
+def np_load_npy_mmap_sum(path):
+    a = np.load(path, mmap_mode="r")
+    # Every byte read once, as the Rust rows' wrapping sum of 8-byte words.
+    int(a.reshape(-1).view(np.uint64).sum())
+    return a.nbytes
+
+
 def np_load_npz(path):
     with np.load(path) as z:
         arrays = [z[k] for k in z.files]
@@ -103,6 +112,7 @@ def tf_tfrecord(path):
 
 OPS = {
     "np_load_npy": np_load_npy,
+    "np_load_npy_mmap_sum": np_load_npy_mmap_sum,
     "np_load_npz": np_load_npz,
     "st_numpy": st_numpy,
     "tf_checkpoint": tf_checkpoint,
@@ -110,6 +120,7 @@ OPS = {
 }
 NEEDS = {
     "np_load_npy": lambda: np,
+    "np_load_npy_mmap_sum": lambda: np,
     "np_load_npz": lambda: np,
     "st_numpy": lambda: safetensors,
     "tf_checkpoint": lambda: tf,
