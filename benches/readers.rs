@@ -245,14 +245,8 @@ fn faulted(len: usize) -> memmap2::MmapMut {
 
 /// `read()` of the whole file into memory faulted in beforehand.
 fn limit_read(path: PathBuf) -> Box<dyn FnMut()> {
-    let len = file_len(&path);
-    let mut buf = faulted(len);
-    Box::new(move || {
-        File::open(&path)
-            .unwrap()
-            .read_exact(&mut buf[..len])
-            .unwrap();
-        black_box(&buf);
+    limit_read_then(path, |buf| {
+        black_box(buf);
     })
 }
 
@@ -270,6 +264,14 @@ fn touch(bytes: &[u8]) -> u64 {
 /// The limit for a touched mapping: `read()` into faulted memory, then the
 /// same [`touch`].
 fn limit_read_touched(path: PathBuf) -> Box<dyn FnMut()> {
+    limit_read_then(path, |buf| {
+        black_box(touch(buf));
+    })
+}
+
+/// `read()` of the whole file into memory faulted in beforehand, then
+/// `then` on the bytes read.
+fn limit_read_then(path: PathBuf, then: fn(&[u8])) -> Box<dyn FnMut()> {
     let len = file_len(&path);
     let mut buf = faulted(len);
     Box::new(move || {
@@ -277,7 +279,7 @@ fn limit_read_touched(path: PathBuf) -> Box<dyn FnMut()> {
             .unwrap()
             .read_exact(&mut buf[..len])
             .unwrap();
-        black_box(touch(&buf[..len]));
+        then(&buf[..len]);
     })
 }
 
