@@ -13,7 +13,7 @@ const MASK_DELTA: u32 = 0xa282_ead8;
 /// each chunk right after reading it, on the core that read it: hot in its
 /// cache, this runs at about 4× the speed of the read. (Summing on a second
 /// core behind one reader gained at most 5%; two threads that each read and
-/// sum half of a large read reach the speed of one plain `read()`; see
+/// sum pieces of a large read reach the speed of one plain `read()`; see
 /// `buffer/read_jobs.rs` and BENCHMARKS.md.)
 ///
 /// ```
