@@ -17,13 +17,13 @@ mod common;
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use common::{mode, Mode, KIB, MIB};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use common::{KIB, MIB, Mode, mode};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use tftensor::Tensor;
 use tftensor::arrow::{arrow_to_tensor, decode_examples, tensor_to_arrow};
-use tftensor::pb::{feature::Kind, BytesList, Example, Feature, Features, FloatList, Int64List};
+use tftensor::pb::{BytesList, Example, Feature, Features, FloatList, Int64List, feature::Kind};
 use tftensor::prost::Message;
 use tftensor::tfrecord::{Compression, RecordWriter};
-use tftensor::Tensor;
 
 const BATCH: usize = 4096;
 

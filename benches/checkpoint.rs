@@ -13,10 +13,10 @@ mod common;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use common::{Mode, MIB};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tftensor::checkpoint::{BundleReader, BundleWriter};
+use common::{MIB, Mode};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tftensor::Tensor;
+use tftensor::checkpoint::{BundleReader, BundleWriter};
 
 const TENSOR_BYTES: usize = 16 * MIB;
 
@@ -66,7 +66,11 @@ fn read_all(prefix: &Path) -> Vec<Tensor> {
 }
 
 fn bench(c: &mut Criterion) {
-    let dir = std::env::temp_dir().join(format!("tftensor-bench-ckpt-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-bench-ckpt-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let prefix = dir.join("ckpt");
     let ts = tensors();

@@ -25,9 +25,9 @@ mod common;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use common::{mode, Mode, MIB};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tftensor::events::{list, series, EventReader, SummaryWriter};
+use common::{MIB, Mode, mode};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use tftensor::events::{EventReader, SummaryWriter, list, series};
 
 const TAGS: usize = 10;
 
@@ -87,7 +87,11 @@ fn log_dir() -> TempDir {
     match std::env::var_os("TFTENSOR_EVENTS_BENCH_DIR") {
         Some(d) => TempDir(PathBuf::from(d), true),
         None => TempDir(
-            std::env::temp_dir().join(format!("tftensor-bench-events-{}", std::process::id())),
+            tempfile::Builder::new()
+                .prefix("tftensor-bench-events-")
+                .tempdir()
+                .unwrap()
+                .keep(),
             false,
         ),
     }

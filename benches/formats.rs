@@ -21,12 +21,12 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tftensor::npy::{read_npy, read_npy_bytes, read_npy_mmap, write_npy};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tftensor::Tensor;
+use tftensor::npy::{read_npy, read_npy_bytes, read_npy_mmap, write_npy};
 
 mod common;
-use common::{bytes_label, f32_data, size, MIB};
+use common::{MIB, bytes_label, f32_data, size};
 
 struct Files {
     dir: PathBuf,

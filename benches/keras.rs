@@ -24,12 +24,12 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tftensor::keras::{KerasFile, WeightsWriter};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tftensor::Tensor;
+use tftensor::keras::{KerasFile, WeightsWriter};
 
 mod common;
-use common::{bytes_label, f32_data, size, MIB};
+use common::{MIB, bytes_label, f32_data, size};
 
 fn write(dir: &std::path::Path, total: usize) -> PathBuf {
     let path = dir.join("big.weights.h5");

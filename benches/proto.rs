@@ -13,12 +13,12 @@ mod common;
 use std::hint::black_box;
 
 use bytes::Bytes;
-use common::{bytes_label, MIB};
+use common::{MIB, bytes_label};
 use criterion::{
-    criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+    BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
 use prost::Message;
-use tftensor::{pb, Tensor};
+use tftensor::{Tensor, pb};
 
 fn sizes() -> Vec<usize> {
     vec![common::size(64 * MIB, 4 * MIB), MIB]

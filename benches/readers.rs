@@ -57,10 +57,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
+use tftensor::Tensor;
 use tftensor::checkpoint::{BundleReader, BundleWriter};
 use tftensor::npy::{NpzReader, NpzWriter};
-use tftensor::tfrecord::{read_tensors, write_tensors, Compression};
-use tftensor::Tensor;
+use tftensor::tfrecord::{Compression, read_tensors, write_tensors};
 
 const MIB: usize = 1 << 20;
 
@@ -633,13 +633,19 @@ fn main() {
     } else {
         Peers::start()
     };
-    let dir = std::env::temp_dir().join(format!("tftensor-bench-readers-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-bench-readers-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let mut json_rows = Vec::new();
     println!(
         "readers: {rounds} rounds after 1 warm-up round, interleaved; warm page cache; {} CPUs; peers: {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
-        peers.as_ref().map_or("none".to_owned(), |p| p.versions.clone())
+        peers
+            .as_ref()
+            .map_or("none".to_owned(), |p| p.versions.clone())
     );
     for size in sizes {
         let mut rows = rows_for(&dir, size, peers.is_some());

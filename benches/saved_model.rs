@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use common::MIB;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use prost::Message;
 use tftensor::pb;
 use tftensor::saved_model::SavedModel;
@@ -94,8 +94,13 @@ fn list_signatures(dir: &Path) -> usize {
 
 fn bench(c: &mut Criterion) {
     let n = common::size(100, 2);
-    let dir =
-        TempDir(std::env::temp_dir().join(format!("tftensor-bench-sm-{}", std::process::id())));
+    let dir = TempDir(
+        tempfile::Builder::new()
+            .prefix("tftensor-bench-sm-")
+            .tempdir()
+            .unwrap()
+            .keep(),
+    );
     std::fs::create_dir_all(&dir.0).unwrap();
     let file = dir.0.join("saved_model.pb");
     let bytes = big_saved_model(n);

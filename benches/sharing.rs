@@ -9,8 +9,8 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{bytes_label, KIB, MIB};
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use common::{KIB, MIB, bytes_label};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tftensor::{DataType, Tensor, TensorShape};
 
 /// A `[rows, cols]` f32 tensor of `bytes` bytes (at least 16 rows).

@@ -24,8 +24,8 @@ mod common;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use common::{mode, Mode, MIB};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use common::{MIB, Mode, mode};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tftensor::tfrecord::{Compression, RecordReader, RecordWriter};
 
 const RECORD: usize = MIB;
@@ -80,7 +80,11 @@ impl Drop for TempFile {
 }
 
 fn temp_file() -> TempFile {
-    let dir = std::env::temp_dir().join(format!("tftensor-bench-tfrecord-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-bench-tfrecord-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     TempFile(dir.join("records.tfrecord"))
 }

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
+use tftensor::Tensor;
 use tftensor::arrow::arrow_array::RecordBatch;
 use tftensor::arrow::arrow_schema::Schema;
 use tftensor::arrow::{decode_examples, tensor_to_arrow, write_examples_arrow};
 use tftensor::tfrecord::{Compression, RecordReader};
-use tftensor::Tensor;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args().nth(1).ok_or("usage: arrow_write OUT")?;

@@ -15,7 +15,7 @@
 //! - `manifest.json`: what each key holds.
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use tftensor::bytes::Bytes;
 use tftensor::checkpoint::{BundleReader, BundleWriter};
 use tftensor::{DataType, Result, Tensor, TensorShape};

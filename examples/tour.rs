@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use tftensor::ndarray::{s, Ix2, Ix3};
+use tftensor::ndarray::{Ix2, Ix3, s};
 use tftensor::prost::Message;
 use tftensor::{
-    half, num_complex, pb, DataType, Result, Tensor, TensorShape, TrackingAllocator, TypedTensor,
+    DataType, Result, Tensor, TensorShape, TrackingAllocator, TypedTensor, half, num_complex, pb,
 };
 
 fn section(title: &str) {
@@ -260,7 +260,11 @@ fn main() -> Result<()> {
 fn files() -> Result<()> {
     use tftensor::{npy, safetensors};
     section("9. Files: .npy/.npz as np.save writes them, .safetensors");
-    let dir = std::env::temp_dir().join(format!("tftensor-tour-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-tour-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).map_err(|e| tftensor::Error::io(dir.display(), &e))?;
     let w = Tensor::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])?;
     let npy_bytes = npy::to_npy_bytes(&w)?;
@@ -379,8 +383,8 @@ fn checkpoints() -> Result<()> {
 #[cfg(feature = "tfrecord")]
 fn tfrecord() -> Result<()> {
     use tftensor::tfrecord::{
-        parse_example, parse_tensor, serialize_tensor, tensors_to_example, Compression,
-        RecordReader, RecordWriter,
+        Compression, RecordReader, RecordWriter, parse_example, parse_tensor, serialize_tensor,
+        tensors_to_example,
     };
 
     section("11. TFRecord: TF's record files, CRC-checked, GZIP/ZLIB");

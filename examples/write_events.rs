@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use tftensor::bytes::Bytes;
-use tftensor::events::{histogram_buckets, SummaryWriter};
+use tftensor::events::{SummaryWriter, histogram_buckets};
 use tftensor::{DataType, Tensor};
 
 /// A 1x1 RGB PNG.

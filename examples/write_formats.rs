@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use tftensor::bytes::Bytes;
-use tftensor::npy::{write_npy, NpzWriter};
+use tftensor::npy::{NpzWriter, write_npy};
 use tftensor::{DataType, Result, Tensor};
 
 /// A tensor of `dtype` with distinct, valid elements (float values chosen

@@ -87,18 +87,18 @@ mod tensor;
 pub mod tfrecord;
 mod typed;
 
-pub use buffer::{AllocationDescription, Allocator, CpuAllocator, TrackingAllocator, ALIGNMENT};
+pub use buffer::{ALIGNMENT, AllocationDescription, Allocator, CpuAllocator, TrackingAllocator};
 pub use dtype::{DataType, ParseDataTypeError};
 pub use element::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
-    Float8E5M2FNUZ, Int2, Int4, PodElement, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle,
+    Float8E5M2FNUZ, Int2, Int4, PodElement, QInt8, QInt16, QInt32, QUInt8, QUInt16, ResourceHandle,
     UInt2, UInt4, Variant,
 };
 pub use error::{
     Error, IoSource, Location, OverflowError, RangeError, Result, ShapeError, SizeCheck,
 };
-pub use proto::{compress_tensor_proto_in_place, FromProtoOptions};
-pub use shape::{PartialTensorShape, TensorShape, MAX_DIMENSIONS};
+pub use proto::{FromProtoOptions, compress_tensor_proto_in_place};
+pub use shape::{MAX_DIMENSIONS, PartialTensorShape, TensorShape};
 /// C's `printf("%.<precision>g")`, exported only so that the `%g` reference
 /// cases in `tests/` can reach it; not part of the API.
 #[doc(hidden)]

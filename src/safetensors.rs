@@ -26,7 +26,8 @@
 //!
 //! ```
 //! use tftensor::{safetensors, Tensor};
-//! # let dir = std::env::temp_dir().join(format!("st-doc-{}", std::process::id()));
+//! # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+//! # let dir = tmp.path().join("st-doc");
 //! # std::fs::create_dir_all(&dir)?;
 //! let w = Tensor::from_vec([2, 2], vec![1.0f32, 2.0, 3.0, 4.0])?;
 //! let b = Tensor::from_vec([2], vec![half::bf16::ONE, half::bf16::ZERO])?;
@@ -128,7 +129,8 @@ fn st_err(what: &str, e: SafeTensorError) -> Error {
 /// the tensor and dtype), or a `BOOL` byte other than 0 or 1.
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("st-load-{}.safetensors", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("st-load.safetensors");
 /// let t = tftensor::Tensor::from_vec([3], vec![1i64, 2, 3])?;
 /// tftensor::safetensors::save(&p, [("ids", &t)])?;
 /// let (name, back) = &tftensor::safetensors::load(&p)?[0];
@@ -163,7 +165,8 @@ pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
 ///
 /// ```
 /// use tftensor::Tensor;
-/// # let p = std::env::temp_dir().join(format!("st-bytes-{}.safetensors", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("st-bytes.safetensors");
 /// tftensor::safetensors::save(&p, [("x", &Tensor::from_vec([2], vec![1.0f64, 2.0])?)])?;
 /// let bytes = bytes::Bytes::from(std::fs::read(&p)?);
 /// let loaded = tftensor::safetensors::load_bytes(bytes.clone())?;
@@ -189,7 +192,8 @@ pub fn load_bytes(bytes: Bytes) -> Result<Vec<(String, Tensor)>> {
 /// As [`load`].
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("st-mmap-{}.safetensors", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("st-mmap.safetensors");
 /// tftensor::safetensors::save(&p, [("x", &tftensor::Tensor::from(3.5f32))])?;
 /// // SAFETY: nothing writes the file while the tensors live.
 /// let loaded = unsafe { tftensor::safetensors::load_mmap(&p)? };
@@ -252,7 +256,8 @@ fn load_named(bytes: Bytes, what: &str) -> Result<Vec<(String, Tensor)>> {
 ///
 /// ```
 /// use tftensor::Tensor;
-/// # let p = std::env::temp_dir().join(format!("st-save-{}.safetensors", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("st-save.safetensors");
 /// let s = Tensor::from("text");
 /// let err = tftensor::safetensors::save(&p, [("s", &s)]).unwrap_err();
 /// assert!(err.to_string().contains("\"s\""));
@@ -272,7 +277,8 @@ pub fn save<'a, P: AsRef<Path>>(
 /// As [`save`].
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("st-meta-{}.safetensors", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("st-meta.safetensors");
 /// let t = tftensor::Tensor::from(1.0f32);
 /// tftensor::safetensors::save_with_metadata(&p, [("x", &t)], &[("format".into(), "pt".into())])?;
 /// let h = tftensor::safetensors::read_header(&p)?;
@@ -517,7 +523,12 @@ pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
         let shape = TensorShape::new(&dims)?;
         let (start, end) = (info.data_offsets.0 as u64, info.data_offsets.1 as u64);
         if start > end || end > data_len {
-            return Err(bad(&what, format!("tensor {name:?}: data offsets {start}..{end} outside the {data_len} data bytes")));
+            return Err(bad(
+                &what,
+                format!(
+                    "tensor {name:?}: data offsets {start}..{end} outside the {data_len} data bytes"
+                ),
+            ));
         }
         header.tensors.push(HeaderTensor {
             name,

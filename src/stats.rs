@@ -11,7 +11,7 @@
 //! # Ok::<(), tftensor::Error>(())
 //! ```
 
-use crate::element::{dispatch_dtype, Element};
+use crate::element::{Element, dispatch_dtype};
 use crate::error::Result;
 use crate::tensor::Tensor;
 

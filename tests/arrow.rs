@@ -6,16 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use tftensor::arrow::arrow_array::{
-    cast::AsArray, types::Float32Type, types::Int64Type, Array, ArrayRef, FixedSizeListArray,
-    Float32Array, RecordBatch,
+    Array, ArrayRef, FixedSizeListArray, Float32Array, RecordBatch, cast::AsArray,
+    types::Float32Type, types::Int64Type,
 };
 use tftensor::arrow::arrow_schema::{DataType as ArrowType, Field};
 use tftensor::arrow::{
-    arrow_to_tensor, batch_to_examples, decode_examples, decode_sequence_examples, examples_schema,
-    fixed_shape_tensor_metadata, parse_examples, read_examples_arrow, tensor_to_arrow,
-    write_examples_arrow, ExamplesDecoder, FeatureSpec, StreamOptions,
+    ExamplesDecoder, FeatureSpec, StreamOptions, arrow_to_tensor, batch_to_examples,
+    decode_examples, decode_sequence_examples, examples_schema, fixed_shape_tensor_metadata,
+    parse_examples, read_examples_arrow, tensor_to_arrow, write_examples_arrow,
 };
 use tftensor::tfrecord::{Compression, RecordReader};
 use tftensor::{DataType, Error, Tensor};
@@ -511,7 +511,7 @@ fn feature_spec_matches_tf_parse_example() {
 fn feature_spec_errors_are_tfs() {
     let recs = records("spec.tfrecord", Compression::None);
     let empty_ff = {
-        use tftensor::pb::{feature::Kind, Example, Feature, Features, FloatList};
+        use tftensor::pb::{Example, Feature, Features, FloatList, feature::Kind};
         use tftensor::prost::Message;
         let mut f = Features::default();
         f.feature.insert(
@@ -555,7 +555,11 @@ fn feature_spec_errors_are_tfs() {
 // --- write direction and streaming -------------------------------------------
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tftensor-arrow-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-arrow-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }

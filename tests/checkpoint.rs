@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use serde_json::Value;
 use tftensor::checkpoint::{
-    self, encode_index, slice_key, BundleReader, BundleWriter, TensorSlice,
+    self, BundleReader, BundleWriter, TensorSlice, encode_index, slice_key,
 };
 use tftensor::pb::{BundleEntryProto, BundleHeaderProto, TensorShapeProto, VersionDef};
 use tftensor::{DataType, Error, Tensor, TensorShape, Variant};
@@ -181,10 +181,12 @@ fn sharded_save_spans_four_data_files() {
 fn partitioned_strings_tf_cannot_read() {
     let e = expected();
     let p = &e["tf1_partitioned"];
-    assert!(p["values"]["words"]["tf_error"]
-        .as_str()
-        .unwrap()
-        .contains("string not supported"));
+    assert!(
+        p["values"]["words"]["tf_error"]
+            .as_str()
+            .unwrap()
+            .contains("string not supported")
+    );
     let r = BundleReader::open(prefix_of(p)).unwrap();
     let words = r.get("words").unwrap();
     let want: Vec<String> = [&b"a"[..], b"\xff\xfe", b"", b"a", b"\xff\xfe"]
@@ -332,7 +334,11 @@ fn save_v2_order_replayed() {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tftensor-ckpt-{tag}-{}", std::process::id()));
+    let d = tempfile::Builder::new()
+        .prefix(&format!("tftensor-ckpt-{tag}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -620,10 +626,12 @@ fn entry_past_data_file() {
         size: 4,
         ..Default::default()
     };
-    assert!(open_mem(one_entry(e, 1), vec![0; 20])
-        .unwrap()
-        .get("k")
-        .is_err());
+    assert!(
+        open_mem(one_entry(e, 1), vec![0; 20])
+            .unwrap()
+            .get("k")
+            .is_err()
+    );
 }
 
 #[test]
@@ -696,10 +704,12 @@ fn overflowing_shape() {
         size: 4,
         ..Default::default()
     };
-    assert!(open_mem(one_entry(e, 1), vec![0; 4])
-        .unwrap()
-        .get("k")
-        .is_err());
+    assert!(
+        open_mem(one_entry(e, 1), vec![0; 4])
+            .unwrap()
+            .get("k")
+            .is_err()
+    );
     let e = BundleEntryProto {
         dtype: 0,
         shape: shape_proto(&[1]),
@@ -826,17 +836,19 @@ fn writer_refusals() {
     assert!(w.add("", &Tensor::from(1i32)).is_err());
     let full = TensorShape::new(&[4]).unwrap();
     let two = Tensor::from_vec([2], vec![1i32, 2]).unwrap();
-    assert!(w
-        .add_slice("p", &full, &"0,3".parse().unwrap(), &two)
-        .is_err()); // shape mismatch
+    assert!(
+        w.add_slice("p", &full, &"0,3".parse().unwrap(), &two)
+            .is_err()
+    ); // shape mismatch
     w.add_slice("p", &full, &"0,2".parse().unwrap(), &two)
         .unwrap();
     let f = Tensor::from_vec([2], vec![1.0f32, 2.0]).unwrap();
-    assert!(w
-        .add_slice("p", &full, &"2,2".parse().unwrap(), &f)
-        .is_err()); // dtype differs
+    assert!(
+        w.add_slice("p", &full, &"2,2".parse().unwrap(), &f)
+            .is_err()
+    ); // dtype differs
     assert!(w.add("p", &two).is_err()); // duplicate of the partitioned key
-                                        // A slice covering everything is a plain add.
+    // A slice covering everything is a plain add.
     let four = Tensor::from_vec([4], vec![1i32, 2, 3, 4]).unwrap();
     w.add_slice("q", &full, &"0,4".parse().unwrap(), &four)
         .unwrap();

@@ -8,7 +8,7 @@
 //! failing record, naming every one of them.
 
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use bytes::Bytes;

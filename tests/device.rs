@@ -5,13 +5,13 @@
 //! print why they are skipped otherwise.
 #![cfg(feature = "cuda")]
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tftensor::device::{self, DeviceTensor};
 use tftensor::dlpack::{
-    self, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensorVersioned, DLPackVersion,
-    DLTensor,
+    self, DLDataType, DLDevice, DLDeviceType, DLManagedTensorVersioned, DLPackVersion, DLTensor,
+    type_code,
 };
 use tftensor::{DataType, Tensor};
 

@@ -3,13 +3,14 @@
 //! path), strides, offsets, alignment, read-only and devices.
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tftensor::bytes::Bytes;
 use tftensor::dlpack::{
-    self, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
+    self, DLDataType, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
     DLPackVersion, DLTensor, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY,
+    type_code,
 };
 use tftensor::{DataType, Error, Tensor};
 
@@ -164,9 +165,11 @@ fn unsupported_dtypes_are_named() {
 fn shared_and_adopted_buffers_export_read_only() {
     let t = sample(DataType::Int32, &[4]);
     // A slice shares the buffer.
-    assert!(dlpack::export(t.slice(1, 3).unwrap())
-        .unwrap()
-        .is_read_only());
+    assert!(
+        dlpack::export(t.slice(1, 3).unwrap())
+            .unwrap()
+            .is_read_only()
+    );
     // Adopted bytes are never written in place, even by a unique handle.
     let adopted = Tensor::from_buffer(DataType::UInt8, [2], Bytes::from_static(&[1, 2])).unwrap();
     assert!(dlpack::export(adopted.clone()).unwrap().is_read_only());

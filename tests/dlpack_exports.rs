@@ -2,7 +2,7 @@
 //! tested in a binary of its own, where no other test exports meanwhile.
 #![cfg(feature = "dlpack")]
 
-use tftensor::{dlpack, Tensor};
+use tftensor::{Tensor, dlpack};
 
 #[test]
 fn live_exports_count_returns_to_zero() {

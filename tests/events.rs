@@ -11,10 +11,10 @@ use prost::Message;
 use serde_json::Value;
 use tftensor::bytes::Bytes;
 use tftensor::events::{
-    histogram_buckets, list, series, EventReader, EventValue, Kind, SeriesValues, SummaryWriter,
+    EventReader, EventValue, Kind, SeriesValues, SummaryWriter, histogram_buckets, list, series,
 };
 use tftensor::tfrecord::{Compression, RecordReader};
-use tftensor::{pb, DataType, Error, Tensor};
+use tftensor::{DataType, Error, Tensor, pb};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -28,7 +28,11 @@ fn json(name: &str) -> Value {
 
 /// A fresh scratch directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tftensor-events-{}-{name}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("tftensor-events-{name}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -14,8 +14,8 @@ use bytes::Bytes;
 use prost::Message;
 use tftensor::pb::{TensorProto, VariantTensorDataProto};
 use tftensor::{
-    DataType, Error, FromProtoOptions, PartialTensorShape, Tensor, TensorShape, Variant,
-    MAX_DIMENSIONS,
+    DataType, Error, FromProtoOptions, MAX_DIMENSIONS, PartialTensorShape, Tensor, TensorShape,
+    Variant,
 };
 
 fn under_valgrind() -> bool {

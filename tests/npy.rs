@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use serde_json::Value;
 use tftensor::npy::{
-    read_npy, read_npy_as, read_npy_bytes, read_npy_bytes_as, read_npy_mmap, read_npy_mmap_as,
-    to_npy_bytes, write_npy, write_npy_to, NpzReader, NpzWriter,
+    NpzReader, NpzWriter, read_npy, read_npy_as, read_npy_bytes, read_npy_bytes_as, read_npy_mmap,
+    read_npy_mmap_as, to_npy_bytes, write_npy, write_npy_to,
 };
 use tftensor::{DataType, Error, Tensor};
 
@@ -19,7 +19,11 @@ fn data_dir() -> PathBuf {
 }
 
 fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tftensor-npy-{tag}-{}", std::process::id()));
+    let d = tempfile::Builder::new()
+        .prefix(&format!("tftensor-npy-{tag}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -8,12 +8,15 @@
 use std::path::{Path, PathBuf};
 
 use tftensor::checkpoint::{BundleReader, BundleWriter};
-use tftensor::tfrecord::{parse_tensor, read_tensors, write_tensors, Compression, RecordReader};
+use tftensor::tfrecord::{Compression, RecordReader, parse_tensor, read_tensors, write_tensors};
 use tftensor::{Error, Tensor};
 
 fn temp_dir(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("tftensor-read-once-{test}-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("tftensor-read-once-{test}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -160,7 +160,11 @@ fn hand_made_misaligned_offset_is_copied_once() {
 
 #[test]
 fn save_round_trips_and_matches_the_fixture_bytes() {
-    let dir = std::env::temp_dir().join(format!("tftensor-st-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-st-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let src = data_dir().join("all_dtypes.safetensors");
     let loaded = load(&src).unwrap();
@@ -174,7 +178,11 @@ fn save_round_trips_and_matches_the_fixture_bytes() {
 
 #[test]
 fn save_refuses_what_safetensors_cannot_hold() {
-    let dir = std::env::temp_dir().join(format!("tftensor-st-bad-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-st-bad-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("x.safetensors");
     for dt in [
@@ -204,7 +212,11 @@ fn save_refuses_what_safetensors_cannot_hold() {
 /// map: same tensors, adopted from it.
 #[test]
 fn large_file_load() {
-    let dir = std::env::temp_dir().join(format!("tftensor-st-large-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-st-large-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("large.safetensors");
     let a = Tensor::from_vec([1 << 20], (0..1 << 20).map(|i| i as f32).collect()).unwrap();

@@ -258,7 +258,11 @@ fn errors_are_clear() {
 
     // Text and chunked SavedModels are refused by name.
     for other in ["saved_model.pbtxt", "saved_model.cpb"] {
-        let dir = std::env::temp_dir().join(format!("tftensor-sm-{other}-{}", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("tftensor-sm-{other}-"))
+            .tempdir()
+            .unwrap()
+            .keep();
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(other), b"meta_graphs {}").unwrap();
         let err = SavedModel::open(&dir).unwrap_err();
@@ -278,9 +282,10 @@ fn errors_are_clear() {
          Please use one of the following tag-sets: ['serve']"
     );
     let err = m.show_signature("serve", "nope").unwrap_err();
-    assert!(err
-        .to_string()
-        .starts_with("Could not find signature \"nope\". Please choose from: "));
+    assert!(
+        err.to_string()
+            .starts_with("Could not find signature \"nope\". Please choose from: ")
+    );
 
     // Not a SavedModel: a bad wire type.
     let err = SavedModel::from_bytes(Bytes::from_static(&[0x0f, 0x01])).unwrap_err();

@@ -13,8 +13,8 @@ mod arb;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
 use tftensor::bytes::Bytes;
@@ -667,13 +667,15 @@ fn bitcast_shapes_and_checks() {
     assert_eq!(t.matrix::<i8>().unwrap()[[1, 0]], 3);
     t.bitcast_from(&base, DataType::Half, [4]).unwrap();
     assert_eq!(t.vec::<tftensor::half::f16>().unwrap()[0].to_bits(), 1);
-    assert!(t
-        .bitcast_from(&base, DataType::Float.as_ref_type(), [2])
-        .is_err());
+    assert!(
+        t.bitcast_from(&base, DataType::Float.as_ref_type(), [2])
+            .is_err()
+    );
     assert!(t.bitcast_from(&base, DataType::Invalid, [2]).is_err());
-    assert!(t
-        .bitcast_from(&base, DataType::Float, [1i64 << 62])
-        .is_err());
+    assert!(
+        t.bitcast_from(&base, DataType::Float, [1i64 << 62])
+            .is_err()
+    );
     assert_eq!(t.dtype(), DataType::Half);
 }
 

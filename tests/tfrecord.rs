@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use prost::Message;
 use serde_json::Value;
 use tftensor::bytes::Bytes;
-use tftensor::pb::{feature::Kind, Example, Feature, Features};
+use tftensor::pb::{Example, Feature, Features, feature::Kind};
 use tftensor::tfrecord::{
-    example_to_tensors, parse_example, parse_tensor, read_examples, read_tensors, serialize_tensor,
-    tensors_to_example, write_examples, write_tensors, Compression, RecordReader, RecordWriter,
-    MAX_PREALLOCATION,
+    Compression, MAX_PREALLOCATION, RecordReader, RecordWriter, example_to_tensors, parse_example,
+    parse_tensor, read_examples, read_tensors, serialize_tensor, tensors_to_example,
+    write_examples, write_tensors,
 };
 use tftensor::{DataType, Error, Tensor, TrackingAllocator};
 
@@ -53,7 +53,11 @@ fn unhex(v: &Value) -> Vec<u8> {
 
 /// A fresh temporary directory for one test.
 fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tftensor-tfrecord-{}-{test}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("tftensor-tfrecord-{test}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -93,11 +93,13 @@ fn readers_never_see_other_threads_writes_f32() {
                     assert_eq!(m[0], marker);
                     assert_eq!(&m[1..], &pristine.as_slice::<f32>().unwrap()[1..]);
                     assert_eq!(mine_slice.as_slice::<f32>().unwrap()[0], marker);
-                    assert!(mine_row
-                        .as_slice::<f32>()
-                        .unwrap()
-                        .iter()
-                        .all(|&x| x == marker));
+                    assert!(
+                        mine_row
+                            .as_slice::<f32>()
+                            .unwrap()
+                            .iter()
+                            .all(|&x| x == marker)
+                    );
 
                     // The readers see nothing.
                     assert_eq!(reader, *pristine);

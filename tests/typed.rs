@@ -3,7 +3,7 @@
 //! the tests can see which conversions allocate element memory.
 
 use bytes::Bytes;
-use tftensor::ndarray::{array, s, Array, ArrayD, Ix0, Ix1, Ix2, Ix3, IxDyn};
+use tftensor::ndarray::{Array, ArrayD, Ix0, Ix1, Ix2, Ix3, IxDyn, array, s};
 use tftensor::{DataType, Error, Tensor, TensorShape, TrackingAllocator, TypedTensor};
 
 #[global_allocator]
@@ -545,9 +545,11 @@ fn try_from_checks_dtype_initialization_alignment_and_bools() {
         TypedTensor::<Bytes>::try_from(Tensor::from("hi")).unwrap()[[]],
         "hi"
     );
-    assert!(TypedTensor::<f32>::try_from(Tensor::default())
-        .unwrap()
-        .is_empty());
+    assert!(
+        TypedTensor::<f32>::try_from(Tensor::default())
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod common;
 
 use common::*;
 use tftensor::ndarray::{
-    array, s, Array, Array2, ArrayView, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, IxDyn,
+    Array, Array2, ArrayView, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, IxDyn, array, s,
 };
 use tftensor::{DataType, Error, PodElement, SizeCheck, Tensor};
 
@@ -797,12 +797,14 @@ fn string_bit_casts_compare_element_counts() {
     ));
     // A POD tensor cannot be seen as strings.
     let f = Tensor::new(DataType::Float, [8]).unwrap();
-    assert!(f
-        .bit_casted_shaped::<tftensor::bytes::Bytes, Ix1>(&[1])
-        .is_err());
-    assert!(f
-        .reinterpret_last_dimension::<tftensor::bytes::Bytes, Ix0>()
-        .is_err());
+    assert!(
+        f.bit_casted_shaped::<tftensor::bytes::Bytes, Ix1>(&[1])
+            .is_err()
+    );
+    assert!(
+        f.reinterpret_last_dimension::<tftensor::bytes::Bytes, Ix0>()
+            .is_err()
+    );
 }
 
 #[test]

@@ -36,11 +36,7 @@ pub fn mode() -> Mode {
 
 /// `full` bytes/elements in bench modes, `test` under `cargo test`.
 pub fn size(full: usize, test: usize) -> usize {
-    if mode() == Mode::Test {
-        test
-    } else {
-        full
-    }
+    if mode() == Mode::Test { test } else { full }
 }
 
 pub fn config() -> Criterion {

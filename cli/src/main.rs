@@ -55,7 +55,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
-            })
+            });
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use tftensor::stats::Num;
 use tftensor::DataType;
+use tftensor::stats::Num;
 
 /// Prints a value as its dtype holds it: integers in decimal, floats of
 /// 32 bits or fewer as the shortest text that reads back as the same

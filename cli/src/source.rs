@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use anyhow::Result;
-use tftensor::io::{self, Format, OpenOptions, TensorSource};
 use tftensor::DataType;
+use tftensor::io::{self, Format, OpenOptions, TensorSource};
 
 /// `--format`/`--to` values: the library's format names.
 pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {

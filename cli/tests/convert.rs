@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{assert_error, f32s, listing, serialized, tftensor, vectors, write_pb};
-use tftensor::bytes::Bytes;
 use tftensor::Tensor;
+use tftensor::bytes::Bytes;
 
 /// TF 2.21's `tf.io.serialize_tensor` bytes from the conformance vectors:
 /// `tensor_content` for everything but strings, the typed field for them.

@@ -6,8 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{f32s, stdout_of, tftensor, write_pb};
-use tftensor::bytes::Bytes;
 use tftensor::Tensor;
+use tftensor::bytes::Bytes;
 
 /// Two TensorProto directories holding `a` and `b`.
 fn pair(a: &[(&str, Tensor)], b: &[(&str, Tensor)]) -> (tempfile::TempDir, PathBuf, PathBuf) {

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use common::{assert_error, f32s, stdout_of, tftensor, write_pb};
 use serde_json::Value;
-use tftensor::bytes::Bytes;
 use tftensor::Tensor;
+use tftensor::bytes::Bytes;
 
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

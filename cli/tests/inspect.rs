@@ -3,7 +3,7 @@
 mod common;
 
 use common::{f32s, stdout_of, tftensor, write_pb};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use tftensor::bytes::Bytes;
 use tftensor::{DataType, Tensor};
 

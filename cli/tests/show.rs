@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::fs;
 
 use common::{assert_error, f32s, tftensor, vectors, write_pb};
-use tftensor::bytes::Bytes;
 use tftensor::Tensor;
+use tftensor::bytes::Bytes;
 
 /// (proto, TF's text) pairs.
 type Cases = Vec<(Vec<u8>, Vec<u8>)>;

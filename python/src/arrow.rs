@@ -21,10 +21,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray};
+use arrow_array::ffi::{FFI_ArrowArray, from_ffi, to_ffi};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{
-    make_array, new_null_array, Array, ArrayRef, RecordBatch, RecordBatchReader, StructArray,
+    Array, ArrayRef, RecordBatch, RecordBatchReader, StructArray, make_array, new_null_array,
 };
 use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{ArrowError, Field, SchemaRef};
@@ -34,8 +34,8 @@ use pyo3::types::{PyCapsule, PyTuple};
 use tft::arrow::{self as ta, ExampleBatches, FeatureSpec, StreamOptions};
 use tft::{DataType, Tensor};
 
-use crate::errors::to_py;
 use crate::PyTensor;
+use crate::errors::to_py;
 
 fn arrow_err(e: ArrowError) -> PyErr {
     PyValueError::new_err(e.to_string())

@@ -3,16 +3,16 @@
 //! take a capsule's managed tensor and rename it so its producer's
 //! destructor leaves it alone.
 
-use std::ffi::{c_void, CStr};
+use std::ffi::{CStr, c_void};
 
 use pyo3::exceptions::{PyBufferError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
+use tft::Tensor;
 use tft::dlpack::DLDeviceType;
 use tft::dlpack::ManagedTensorVersioned;
 use tft::dlpack::{self, DLManagedTensor, DLManagedTensorVersioned, ManagedTensor};
-use tft::Tensor;
 
 use crate::errors::{buffer_error, to_py};
 

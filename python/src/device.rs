@@ -11,9 +11,9 @@ use pyo3::types::{PyDict, PyTuple};
 use tft::device::{self, DeviceTensor, Readback};
 use tft::dlpack::{self, DLDeviceType};
 
+use crate::PyTensor;
 use crate::capsule;
 use crate::errors::{buffer_error, to_py};
-use crate::PyTensor;
 
 /// Driver errors are `RuntimeError`s (the missing driver is no missing
 /// file); the rest map as everywhere.
@@ -132,7 +132,7 @@ impl PyDeviceTensor {
             Some(0) => {
                 return Err(PyValueError::new_err(
                     "stream 0 is ambiguous for CUDA (DLPack): pass 1 or 2",
-                ))
+                ));
             }
             Some(s) => Some(
                 usize::try_from(s)
@@ -194,7 +194,7 @@ fn upload(py: Python<'_>, tensor: PyRef<'_, PyTensor>, device: &str) -> PyResult
         None => {
             return Err(PyValueError::new_err(format!(
                 "device must be \"cuda\" or \"cuda:N\", not {device:?}"
-            )))
+            )));
         }
     };
     let t = tensor.inner.clone();
@@ -257,10 +257,10 @@ pub(crate) fn read_back_to_host(
         Some(DLDeviceType::CUDA) if copy == Some(false) => {
             return Err(PyBufferError::new_err(
                 "copy=False, but a CUDA tensor reaches the host only by a copy: pass copy=None",
-            ))
+            ));
         }
         Some(_) if copy == Some(false) || !device::device_count().is_ok_and(|n| n > 0) => {
-            return Ok(None)
+            return Ok(None);
         }
         Some(_) => {}
     }

@@ -1,10 +1,10 @@
 //! tftensor errors as Python exceptions.
 
+use pyo3::PyErr;
 use pyo3::exceptions::{
     PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
     PyValueError,
 };
-use pyo3::PyErr;
 use tft::Error;
 
 /// The Python exception for a tftensor error: `TypeError` for dtypes,

@@ -11,8 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use tft::Tensor;
 
-use crate::errors::to_py;
 use crate::PyTensor;
+use crate::errors::to_py;
 
 fn to_dict<'py>(
     py: Python<'py>,

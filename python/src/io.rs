@@ -4,11 +4,11 @@
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use tft::io::{self, Format, OpenOptions, TensorSource};
 use tft::Tensor;
+use tft::io::{self, Format, OpenOptions, TensorSource};
 
-use crate::errors::to_py;
 use crate::PyTensor;
+use crate::errors::to_py;
 
 /// A format from its name (`"npz"`, `"safetensors"`, `"checkpoint"`, ...).
 pub(crate) fn parse_format(name: &str) -> PyResult<Format> {

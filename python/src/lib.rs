@@ -166,7 +166,7 @@ impl PyTensor {
             other => {
                 return Err(PyValueError::new_err(format!(
                     "form must be \"content\" or \"field\", not {other:?}"
-                )))
+                )));
             }
         }
         .map_err(to_py)?;
@@ -224,7 +224,7 @@ impl PyTensor {
                 return Err(PyBufferError::new_err(
                     "copy=False: cannot export a read-only tensor as a legacy DLPack capsule, \
                      which cannot signal read-only; pass max_version=(1, 0) or copy=None",
-                ))
+                ));
             }
         };
         capsule::legacy_capsule(py, managed)

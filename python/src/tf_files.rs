@@ -4,8 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::to_py;
 use crate::PyTensor;
+use crate::errors::to_py;
 
 fn tensor_info<'py>(
     py: Python<'py>,

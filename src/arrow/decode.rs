@@ -16,7 +16,7 @@ use arrow_array::{Array, ArrayRef, LargeListArray, RecordBatch, RecordBatchOptio
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{Field, Fields as ArrowFields, Schema};
 
-use super::list_column::{item_field, nulls, Conflict, ListColumn};
+use super::list_column::{Conflict, ListColumn, item_field, nulls};
 use super::wire::{Fields, Malformed, Value};
 use super::{conflict_error, internal, parse_error};
 use crate::Result;

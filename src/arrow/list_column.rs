@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use arrow_array::{
-    types::{Float32Type, Int64Type},
     ArrayRef, LargeBinaryArray, LargeListArray, NullArray, PrimitiveArray,
+    types::{Float32Type, Int64Type},
 };
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType as ArrowType, Field};

@@ -40,12 +40,12 @@ mod write;
 
 pub use decode::{ExamplesDecoder, SEQUENCE_COLUMN};
 pub use fixed_shape_tensor::{
-    arrow_to_tensor, arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
-    EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR,
+    EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR, arrow_to_tensor,
+    arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
 };
-pub use schema::{examples_schema, type_text, ExamplesSchema};
-pub use spec::{apply_spec, parse_examples, FeatureSpec};
-pub use stream::{read_examples_arrow, ExampleBatches, StreamOptions};
+pub use schema::{ExamplesSchema, examples_schema, type_text};
+pub use spec::{FeatureSpec, apply_spec, parse_examples};
+pub use stream::{ExampleBatches, StreamOptions, read_examples_arrow};
 pub use tensor_metadata::FixedShapeTensorMetadata;
 pub use write::{batch_to_examples, write_examples_arrow};
 

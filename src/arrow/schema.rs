@@ -11,7 +11,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 
 use super::decode::SEQUENCE_COLUMN;
-use super::stream::{expand, read_examples_arrow, StreamOptions};
+use super::stream::{StreamOptions, expand, read_examples_arrow};
 use crate::{Error, Result};
 
 /// Records decoded per batch while a schema is gathered.

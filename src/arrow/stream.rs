@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use arrow_array::RecordBatch;
 
 use super::decode::ExamplesDecoder;
-use super::spec::{apply_spec, FeatureSpec};
+use super::spec::{FeatureSpec, apply_spec};
 use crate::tfrecord::{Compression, RecordReader};
 use crate::{Error, Result};
 
@@ -96,7 +96,8 @@ pub struct ExampleBatches {
 ///
 /// ```
 /// use tftensor::arrow::{read_examples_arrow, StreamOptions};
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-arrow-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("arrow");
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("a.tfrecord");
 /// let empty = std::collections::BTreeMap::new();

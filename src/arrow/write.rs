@@ -13,17 +13,17 @@ use std::path::Path;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
-    UInt32Type, UInt64Type, UInt8Type,
+    Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type,
+    UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType as ArrowType;
 use prost::Message;
 
 use super::invalid;
-use crate::pb::{feature::Kind, BytesList, Example, Feature, Features, FloatList, Int64List};
-use crate::tfrecord::{Compression, RecordWriter};
 use crate::Result;
+use crate::pb::{BytesList, Example, Feature, Features, FloatList, Int64List, feature::Kind};
+use crate::tfrecord::{Compression, RecordWriter};
 
 /// The rows of `batch` as `tf.train.Example` messages.
 ///

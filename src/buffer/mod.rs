@@ -10,8 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, OverflowError, Result};
 
@@ -28,7 +28,7 @@ pub(crate) mod read_policy;
 mod root;
 mod shared;
 
-pub(crate) use root::{as_bytes, Exclusive, RegionError, Root};
+pub(crate) use root::{Exclusive, RegionError, Root, as_bytes};
 pub use root::{Repr, Stored};
 
 /// The alignment every [`CpuAllocator`] allocation has: TF's

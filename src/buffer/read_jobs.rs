@@ -268,7 +268,8 @@ mod tests {
         // 20 MiB and a bit: over PARALLEL_MIN, with a short last piece.
         let len = (20 << 20) + 12_345;
         let data: Vec<u8> = (0..len).map(|i| (i * 31 + i / 4099) as u8).collect();
-        let path = std::env::temp_dir().join(format!("tftensor-read-jobs-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("read-jobs");
         std::fs::write(&path, &data).unwrap();
         let file = File::open(&path).unwrap();
         // Two jobs, one without a sum, out of file order.

@@ -22,13 +22,13 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::ptr::NonNull;
-use std::sync::atomic::{fence, AtomicI64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering, fence};
 
 use bytes::Bytes;
 use ndarray::{ArrayView, ArrayViewMut, Dimension};
 
-use super::{Allocator, ALIGNMENT};
+use super::{ALIGNMENT, Allocator};
 use crate::error::{Error, RangeError, Result};
 
 /// How elements of a type are stored, which decides how a root may be seen

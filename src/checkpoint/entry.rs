@@ -164,10 +164,13 @@ impl Decode<'_> {
         match self.dtype {
             DataType::String => self.strings(region, n, file),
             DataType::Variant => self.variants(region, n, file),
-            other => Err(Error::unsupported(other, format!(
-                "tensor bundle entry {:?}: reading dtype {other} is not supported (TF cannot save it)",
-                self.key
-            ))),
+            other => Err(Error::unsupported(
+                other,
+                format!(
+                    "tensor bundle entry {:?}: reading dtype {other} is not supported (TF cannot save it)",
+                    self.key
+                ),
+            )),
         }
     }
 
@@ -280,7 +283,7 @@ impl Decode<'_> {
 
 /// Bool bytes must be 0 or 1, or the tensor could not be viewed as `bool`.
 pub(crate) fn check_bools(bytes: &[u8]) -> std::result::Result<(), String> {
-    match bytes.iter().enumerate().find(|(_, &b)| b > 1) {
+    match bytes.iter().enumerate().find(|&(_, &b)| b > 1) {
         Some((i, b)) => Err(format!("bool element {i} holds byte {b}")),
         None => Ok(()),
     }

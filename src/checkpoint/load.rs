@@ -12,10 +12,10 @@ use std::fs::File;
 
 use bytes::Bytes;
 
-use crate::buffer::read_jobs::{read_jobs, Job, Sum};
-use crate::buffer::read_policy::{align_pos, ReadBuf, LARGE};
-use crate::error::{Error, Result};
 use crate::ALIGNMENT;
+use crate::buffer::read_jobs::{Job, Sum, read_jobs};
+use crate::buffer::read_policy::{LARGE, ReadBuf, align_pos};
+use crate::error::{Error, Result};
 
 /// One entry's stored bytes, as the index names them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

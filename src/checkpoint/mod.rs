@@ -12,7 +12,8 @@
 //! use tftensor::checkpoint::{self, BundleReader, BundleWriter};
 //! use tftensor::{DataType, Tensor};
 //!
-//! let dir = std::env::temp_dir().join(format!("tftensor-doc-ckpt-{}", std::process::id()));
+//! let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+//! let dir = tmp.path().join("ckpt");
 //! let mut w = BundleWriter::new(dir.join("ckpt-1"))?;
 //! w.add("dense/kernel/.ATTRIBUTES/VARIABLE_VALUE", &Tensor::from_vec([2, 1], vec![0.5f32, -1.0])?)?;
 //! w.add("names", &Tensor::from_vec([2], vec![bytes::Bytes::from_static(b"a"), bytes::Bytes::from_static(b"\xff")])?)?;
@@ -61,7 +62,8 @@ pub const OBJECT_GRAPH_KEY: &str = "_CHECKPOINTABLE_OBJECT_GRAPH";
 /// As [`BundleReader::open`], or an entry with an invalid dtype or shape.
 ///
 /// ```
-/// # let dir = std::env::temp_dir().join(format!("tftensor-doc-list-{}", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let dir = tmp.path().join("list");
 /// # let mut w = tftensor::checkpoint::BundleWriter::new(dir.join("c"))?;
 /// # w.add("v", &tftensor::Tensor::new(tftensor::DataType::Int8, [3])?)?;
 /// # w.finish()?;

@@ -39,7 +39,8 @@ pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
 /// - An `.index` or `.data-NNNNN-of-MMMMM` file: its prefix.
 ///
 /// ```
-/// let dir = std::env::temp_dir().join(format!("find-prefix-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("find-prefix");
 /// std::fs::create_dir_all(&dir)?;
 /// std::fs::write(dir.join("ckpt-1.index"), b"")?;
 /// let (prefix, note) = tftensor::checkpoint::find_prefix(&dir)?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use prost::Message;
 
-use crate::buffer::read_policy::{ReadBuf, LARGE};
+use crate::buffer::read_policy::{LARGE, ReadBuf};
 use crate::crc32c;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -17,12 +17,12 @@ use crate::proto::FromProtoOptions;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
-use super::entry::{check_bools, swap_bytes, Decode};
-use super::load::{load_shard, Loaded, Span};
+use super::entry::{Decode, check_bools, swap_bytes};
+use super::load::{Loaded, Span, load_shard};
 use super::naming::{data_path, resolve_prefix};
-use super::slice::{copy_overlap, encode_tensor_name_slice, TensorSlice};
+use super::slice::{TensorSlice, copy_overlap, encode_tensor_name_slice};
 use super::table;
-use crate::buffer::read_jobs::{read_at, read_jobs, Job, Sum};
+use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
 
 /// `kTensorBundleVersion`: the newest bundle version this reader knows.
 pub(crate) const BUNDLE_VERSION: i32 = 1;
@@ -58,7 +58,8 @@ enum Mode {
 /// use tftensor::checkpoint::{BundleReader, BundleWriter};
 /// use tftensor::{DataType, Tensor};
 ///
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-reader-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("reader");
 /// let prefix = dir.join("ckpt-1");
 /// let mut w = BundleWriter::new(&prefix)?;
 /// w.add("w", &Tensor::from_vec([2, 2], vec![1.0f32, 2.0, 3.0, 4.0])?)?;
@@ -142,7 +143,8 @@ impl BundleReader {
     ///
     /// ```
     /// # use tftensor::checkpoint::{BundleReader, BundleWriter};
-    /// # let dir = std::env::temp_dir().join(format!("tftensor-doc-mmap-{}", std::process::id()));
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let dir = tmp.path().join("mmap");
     /// # let prefix = dir.join("ckpt");
     /// # let mut w = BundleWriter::new(&prefix)?;
     /// # w.add("x", &tftensor::Tensor::from_vec([3], vec![1i32, 2, 3])?)?;
@@ -180,7 +182,8 @@ impl BundleReader {
     /// ```
     /// # use tftensor::checkpoint::{BundleReader, BundleWriter};
     /// # use tftensor::Tensor;
-    /// # let dir = std::env::temp_dir().join(format!("tftensor-doc-load-{}", std::process::id()));
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let dir = tmp.path().join("load");
     /// # let prefix = dir.join("ckpt");
     /// let mut w = BundleWriter::new(&prefix)?;
     /// w.add("a", &Tensor::from_vec([3], vec![1.0f32, 2.0, 3.0])?)?;
@@ -686,7 +689,7 @@ impl BundleReader {
                 return Err(Error::data_loss(format!(
                     "tensor bundle entry {key:?}: offset {} + size {} runs past the end of {name} ({len} bytes)",
                     entry.offset, entry.size
-                )))
+                )));
             }
         };
         let n = shape.num_elements();
@@ -808,7 +811,7 @@ fn open_shard(path: &Path, mode: Mode) -> Shard {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Shard::Missing(Error::not_found("data file not found").with_path(name))
+            return Shard::Missing(Error::not_found("data file not found").with_path(name));
         }
         Err(e) => return Shard::Missing(Error::io(&name, &e)),
     };

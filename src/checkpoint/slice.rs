@@ -144,7 +144,7 @@ impl TensorSlice {
     /// assert!(p.extent[0].has_length.is_none());
     /// ```
     pub fn as_proto(&self) -> pb::TensorSliceProto {
-        use pb::tensor_slice_proto::{extent::HasLength, Extent};
+        use pb::tensor_slice_proto::{Extent, extent::HasLength};
         pb::TensorSliceProto {
             extent: self
                 .extents

@@ -380,9 +380,10 @@ mod tests {
         let table = build(keys.iter().map(|k| (k.as_slice(), value.as_slice())));
         let back = read(&table, "t").unwrap();
         assert_eq!(back.len(), keys.len());
-        assert!(back
-            .iter()
-            .zip(&keys)
-            .all(|((k, v), e)| k == e && v == &value));
+        assert!(
+            back.iter()
+                .zip(&keys)
+                .all(|((k, v), e)| k == e && v == &value)
+        );
     }
 }

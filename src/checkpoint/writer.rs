@@ -16,7 +16,7 @@ use crate::tensor::Tensor;
 use super::entry::encode;
 use super::naming::{data_path, index_path};
 use super::reader::BUNDLE_VERSION;
-use super::slice::{encode_tensor_name_slice, TensorSlice};
+use super::slice::{TensorSlice, encode_tensor_name_slice};
 use super::table;
 
 /// Buffer in front of the data file (TF's `FileOutputBuffer` uses 8 MiB;
@@ -45,7 +45,8 @@ enum Out {
 /// use tftensor::checkpoint::{BundleReader, BundleWriter, TensorSlice};
 /// use tftensor::{Tensor, TensorShape};
 ///
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-writer-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("writer");
 /// let prefix = dir.join("model");
 /// let mut w = BundleWriter::new(&prefix)?;
 /// w.add("bias", &Tensor::from_vec([2], vec![0.5f32, -0.5])?)?;
@@ -340,7 +341,8 @@ impl BundleWriter {
     /// [`finish_to_bytes`](Self::finish_to_bytes)).
     ///
     /// ```
-    /// # let dir = std::env::temp_dir().join(format!("tftensor-doc-finish-{}", std::process::id()));
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let dir = tmp.path().join("finish");
     /// let w = tftensor::checkpoint::BundleWriter::new(dir.join("empty"))?;
     /// w.finish()?; // an empty bundle is valid
     /// assert!(dir.join("empty.index").is_file());

@@ -2,7 +2,7 @@
 //! of symbols this module calls, behind safe wrappers that turn a
 //! `CUresult` into an [`Error`].
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::{Mutex, OnceLock};
 
 use super::{cuda_error, no_driver};
@@ -333,7 +333,7 @@ unsafe impl Sync for Event {}
 impl Event {
     /// Whether the work before the event is done.
     pub(crate) fn is_done(&self) -> Result<bool> {
-        let api = self.1 .0;
+        let api = self.1.0;
         // SAFETY: the event is live.
         match unsafe { (api.cuEventQuery)(self.0) } {
             CUDA_SUCCESS => Ok(true),
@@ -344,7 +344,7 @@ impl Event {
 
     /// Blocks until the work before the event is done.
     pub(crate) fn wait(&self) -> Result<()> {
-        let api = self.1 .0;
+        let api = self.1.0;
         // SAFETY: the event is live.
         api.check("cuEventSynchronize", unsafe {
             (api.cuEventSynchronize)(self.0)
@@ -356,6 +356,6 @@ impl Drop for Event {
     fn drop(&mut self) {
         // SAFETY: the event is live and dropped once; destroying an event
         // with pending work is allowed (the driver frees it when done).
-        unsafe { (self.1 .0.cuEventDestroy)(self.0) };
+        unsafe { (self.1.0.cuEventDestroy)(self.0) };
     }
 }

@@ -40,7 +40,7 @@ mod readback;
 mod tensor;
 
 pub use readback::Readback;
-pub use tensor::{upload, DeviceTensor};
+pub use tensor::{DeviceTensor, upload};
 
 use crate::error::{Error, Result};
 

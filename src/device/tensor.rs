@@ -7,13 +7,13 @@ use std::sync::Arc;
 use super::driver::{DevicePtr, Driver, Stream};
 use super::invalid;
 use crate::dlpack::{
-    self, check_padding, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
-    ExportContext, ExportHeader, Foreign, ManagedTensor, ManagedTensorVersioned, Owner,
-    FLAG_READ_ONLY,
+    self, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned, ExportContext,
+    ExportHeader, FLAG_READ_ONLY, Foreign, ManagedTensor, ManagedTensorVersioned, Owner,
+    check_padding,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::shape::{TensorShape, MAX_DIMENSIONS};
+use crate::shape::{MAX_DIMENSIONS, TensorShape};
 use crate::tensor::Tensor;
 
 /// A tensor in CUDA device (or managed) memory: a dtype and a shape over

@@ -1,8 +1,8 @@
 //! Export: a [`Tensor`] as a DLPack managed tensor, zero-copy.
 
-use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned, Owner};
 use super::DLDevice;
-use super::{dl_data_type, is_padded, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY};
+use super::ffi::{ExportContext, ExportHeader, ManagedTensor, ManagedTensorVersioned, Owner};
+use super::{FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY, dl_data_type, is_padded};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;

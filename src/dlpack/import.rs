@@ -1,11 +1,11 @@
 //! Import: a producer's DLPack managed tensor adopted as a [`Tensor`].
 
 use super::ffi::{DLDataType, DLManagedTensor, DLManagedTensorVersioned, Foreign};
-use super::{data_type, is_padded, FLAG_IS_SUBBYTE_TYPE_PADDED};
+use super::{FLAG_IS_SUBBYTE_TYPE_PADDED, data_type, is_padded};
 use super::{ManagedTensor, ManagedTensorVersioned};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::shape::{TensorShape, MAX_DIMENSIONS};
+use crate::shape::{MAX_DIMENSIONS, TensorShape};
 use crate::tensor::Tensor;
 
 fn dlpack_error(message: impl Into<String>) -> Error {

@@ -55,10 +55,10 @@ mod import;
 
 pub use export::{export, export_copy, export_legacy, export_legacy_or_copy};
 pub use ffi::{
-    live_exports, type_code, DLDataType, DLDevice, DLDeviceType, DLManagedTensor,
-    DLManagedTensorVersioned, DLPackVersion, DLTensor, ManagedTensor, ManagedTensorVersioned,
-    DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, FLAG_IS_COPIED, FLAG_IS_SUBBYTE_TYPE_PADDED,
-    FLAG_READ_ONLY,
+    DLDataType, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
+    DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION, DLPackVersion, DLTensor, FLAG_IS_COPIED,
+    FLAG_IS_SUBBYTE_TYPE_PADDED, FLAG_READ_ONLY, ManagedTensor, ManagedTensorVersioned,
+    live_exports, type_code,
 };
 #[cfg(feature = "cuda")]
 pub(crate) use ffi::{ExportContext, ExportHeader, Foreign, Owner};

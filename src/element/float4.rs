@@ -133,11 +133,7 @@ impl Float4E2M1FN {
             6 => 4.0,
             _ => 6.0,
         };
-        if self.0 > 0x07 {
-            -mag
-        } else {
-            mag
-        }
+        if self.0 > 0x07 { -mag } else { mag }
     }
 
     /// The exact `f64` value.

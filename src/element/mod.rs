@@ -16,7 +16,7 @@ pub use self::float8::{
 };
 pub use self::int2::{Int2, UInt2};
 pub use self::int4::{Int4, UInt4};
-pub use self::quantized::{QInt16, QInt32, QInt8, QUInt16, QUInt8};
+pub use self::quantized::{QInt8, QInt16, QInt32, QUInt8, QUInt16};
 pub use self::resource::ResourceHandle;
 pub use self::variant::Variant;
 

@@ -20,8 +20,8 @@ use std::sync::Arc;
 use super::discover::discover;
 use super::migrate::TagInfo;
 use super::reader::{decode_event, event_values};
-use super::{fast, io_error, EventValue, Kind};
-use crate::{crc32c, DataType, Error, Result, Tensor};
+use super::{EventValue, Kind, fast, io_error};
+use crate::{DataType, Error, Result, Tensor, crc32c};
 
 /// Bytes of a record's header: length and its masked CRC.
 const HEADER_LEN: usize = 12;

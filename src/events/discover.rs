@@ -30,7 +30,8 @@ pub struct RunFiles {
 /// directory.
 ///
 /// ```
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-discover-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("discover");
 /// std::fs::create_dir_all(dir.join("a/b"))?;
 /// std::fs::write(dir.join("a/b/events.out.tfevents.1.host"), b"")?;
 /// std::fs::write(dir.join("events.out.tfevents.2.host"), b"")?;

@@ -20,7 +20,8 @@
 //! ```
 //! use tftensor::events::{EventReader, Kind, SummaryWriter};
 //!
-//! let dir = std::env::temp_dir().join(format!("tftensor-doc-events-{}", std::process::id()));
+//! let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+//! let dir = tmp.path().join("events");
 //! let mut w = SummaryWriter::create(dir.join("train"))?;
 //! for step in 0..3 {
 //!     w.add_scalar("loss", step, 1.0 / (step as f32 + 1.0))?;
@@ -55,16 +56,16 @@ mod reader;
 mod series;
 mod writer;
 
-pub use discover::{discover, RunFiles};
+pub use discover::{RunFiles, discover};
 pub use reader::EventReader;
-pub use series::{list, series, Series, SeriesInfo, SeriesValues};
-pub use writer::{histogram_buckets, SummaryWriter, DEFAULT_BUCKET_COUNT};
+pub use series::{Series, SeriesInfo, SeriesValues, list, series};
+pub use writer::{DEFAULT_BUCKET_COUNT, SummaryWriter, histogram_buckets};
 
 use std::fmt::Display;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::{pb, Error, Tensor};
+use crate::{Error, Tensor, pb};
 
 /// What a value is, from the plugin named in the first metadata of its tag
 /// in its run (as TensorBoard decides), or from the kind of event.

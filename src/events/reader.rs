@@ -11,8 +11,8 @@ use prost::Message;
 
 use super::discover::discover;
 use super::fast;
-use super::migrate::{migrate_value, TagInfo};
-use super::{data_loss, invalid, io_error, EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG};
+use super::migrate::{TagInfo, migrate_value};
+use super::{EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG, data_loss, invalid, io_error};
 use crate::pb::{self, event::What};
 use crate::tfrecord::{Compression, RecordReader};
 use crate::{Result, Tensor};
@@ -48,7 +48,8 @@ struct Current {
 ///
 /// ```
 /// use tftensor::events::{EventReader, Kind, SummaryWriter};
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-reader-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("reader");
 /// let mut w = SummaryWriter::create(&dir)?;
 /// w.add_text("note", 3, "hello")?;
 /// w.close()?;
@@ -108,7 +109,13 @@ impl EventReader {
     /// would resume).
     ///
     /// ```
-    /// let r = tftensor::events::EventReader::open(std::env::temp_dir())?;
+    /// use tftensor::events::{EventReader, SummaryWriter};
+    /// let tmp = tempfile::tempdir().unwrap(); // a log directory of its own
+    /// let mut w = SummaryWriter::create(tmp.path())?;
+    /// w.add_scalar("loss", 1, 0.5)?;
+    /// w.close()?;
+    /// let mut r = EventReader::open(tmp.path())?;
+    /// assert_eq!(r.by_ref().count(), 2); // the file version, then the scalar
     /// assert!(r.truncated().is_empty());
     /// # Ok::<(), tftensor::Error>(())
     /// ```

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use bytes::Bytes;
 
-use super::columns::{gather, Columns, Counts, Values};
 use super::Kind;
+use super::columns::{Columns, Counts, Values, gather};
 use crate::{DataType, Result, Tensor};
 
 /// The values of one time series.
@@ -72,7 +72,8 @@ pub struct SeriesInfo {
 ///
 /// ```
 /// use tftensor::events::{series, SeriesValues, SummaryWriter};
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-series-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("series");
 /// let mut w = SummaryWriter::create(&dir)?;
 /// w.add_scalar("loss", 1, 0.5)?;
 /// w.add_scalar("loss", 2, 0.25)?;
@@ -120,7 +121,8 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
 ///
 /// ```
 /// use tftensor::events::{list, Kind, SummaryWriter};
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-list-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("list");
 /// let mut w = SummaryWriter::create(&dir)?;
 /// for step in [3, 5, 9] {
 ///     w.add_scalar("acc", step, 0.9)?;

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::encode::{float_scalar, summary_event};
-use super::{invalid, io_error, PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT};
+use super::{PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT, invalid, io_error};
 use crate::pb;
 use crate::tfrecord::{Compression, RecordWriter};
 use crate::{DataType, Result, Tensor};
@@ -39,7 +39,8 @@ static WRITER_COUNT: AtomicU64 = AtomicU64::new(0);
 ///
 /// ```
 /// use tftensor::events::SummaryWriter;
-/// let dir = std::env::temp_dir().join(format!("tftensor-doc-writer-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("writer");
 /// let mut w = SummaryWriter::create(&dir)?;
 /// w.add_scalar("loss", 0, 0.5)?;
 /// w.add_histogram("weights", 0, &[0.0, 0.5, 1.0, 1.0, 2.0], 3)?;

@@ -2,7 +2,7 @@
 //! writes (`name`, `dtype`, `keras_version`, `layer_names`, …).
 
 use super::datatype::{self, Datatype};
-use super::{dataspace, heap, unsupported, Cursor, Source};
+use super::{Cursor, Source, dataspace, heap, unsupported};
 use crate::error::Result;
 
 /// An attribute's value, as far as Keras files need it.

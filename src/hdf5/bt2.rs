@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
+use super::{Cursor, Source, checksum, data_loss, invalid, unsupported};
 use crate::error::Result;
 
 /// Trees deeper than this are refused (a depth-8 tree of the smallest

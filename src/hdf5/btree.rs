@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::{data_loss, invalid, Cursor, Source};
+use super::{Cursor, Source, data_loss, invalid};
 use crate::error::Result;
 
 /// One leaf-level child: the key on its left and its address.

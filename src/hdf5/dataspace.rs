@@ -1,6 +1,6 @@
 //! Dataspace messages (0x01): the shape of a dataset or attribute.
 
-use super::{unsupported, Cursor};
+use super::{Cursor, unsupported};
 use crate::error::Result;
 
 /// The dimensions (empty for a scalar); `None` for a null dataspace.

@@ -1,6 +1,6 @@
 //! Datatype messages (0x03), and the map from HDF5 types to [`DataType`].
 
-use super::{invalid, unsupported, Cursor};
+use super::{Cursor, invalid, unsupported};
 use crate::dtype::DataType;
 use crate::error::Result;
 
@@ -85,7 +85,7 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
                 _ => {
                     return Err(unsupported(format!(
                         "{size}-byte float with {exp_size} exponent and {mant_size} mantissa bits"
-                    )))
+                    )));
                 }
             };
             if offset != 0 || u64::from(precision) != u64::from(size) * 8 {

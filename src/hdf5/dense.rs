@@ -5,7 +5,7 @@
 //! structures are refused by name.
 
 use super::bt2::enc_size;
-use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
+use super::{Cursor, Source, checksum, data_loss, invalid, unsupported};
 use crate::error::Result;
 
 /// The raw link messages of a dense group, in name-index order.

@@ -5,8 +5,8 @@
 //! than 2^page bits elements each, over a hundred thousand chunks by
 //! default) are refused by name.
 
-use super::farray::{entry, Numbered};
-use super::{checksum, data_loss, invalid, unsupported, Cursor, Source, UNDEF};
+use super::farray::{Numbered, entry};
+use super::{Cursor, Source, UNDEF, checksum, data_loss, invalid, unsupported};
 use crate::error::Result;
 
 /// The fixed fields of a block: signature, version, client, header address.

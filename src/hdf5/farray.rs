@@ -3,7 +3,7 @@
 //! with no unlimited dimension; and the element format it shares with
 //! extensible arrays.
 
-use super::{checksum, data_loss, invalid, Cursor, Source, UNDEF};
+use super::{Cursor, Source, UNDEF, checksum, data_loss, invalid};
 use crate::error::Result;
 
 /// An array element with its chunk number: (number, (address, stored

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use super::{data_loss, unsupported, Cursor};
+use super::{Cursor, data_loss, unsupported};
 use crate::error::Result;
 
 /// One filter of a pipeline.

@@ -1,8 +1,8 @@
 //! Group members: old-style symbol tables (v1 B-tree + local heap +
 //! `SNOD`), compact link messages, and dense links (see `dense.rs`).
 
-use super::object_header::{kind, Message};
-use super::{btree, data_loss, heap::LocalHeap, invalid, unsupported, Cursor, Source, UNDEF};
+use super::object_header::{Message, kind};
+use super::{Cursor, Source, UNDEF, btree, data_loss, heap::LocalHeap, invalid, unsupported};
 use crate::error::Result;
 
 /// A hard link from a group to an object header.

@@ -1,7 +1,7 @@
 //! Local heaps (`HEAP`: a group's link names) and global heap collections
 //! (`GCOL`: variable-length string data).
 
-use super::{data_loss, unsupported, Cursor, Source};
+use super::{Cursor, Source, data_loss, unsupported};
 use crate::error::Result;
 
 /// A local heap's data segment.

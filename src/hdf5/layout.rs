@@ -3,7 +3,7 @@
 //! implicit (2), fixed array (3, paged or not), extensible array (4, see
 //! `earray`) and v2 B-tree (5, records of type 10 and 11).
 
-use super::{bt2, btree, earray, farray, invalid, unsupported, Cursor, Source, UNDEF};
+use super::{Cursor, Source, UNDEF, bt2, btree, earray, farray, invalid, unsupported};
 use crate::error::Result;
 
 /// Where a dataset's elements live.

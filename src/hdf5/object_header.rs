@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
+use super::{Cursor, Source, checksum, data_loss, invalid, unsupported};
 use crate::error::Result;
 
 /// Message types this reader knows.

@@ -8,8 +8,8 @@ use super::attribute::{self, AttrValue};
 use super::datatype::{self, Datatype};
 use super::filters::{self, Filter};
 use super::layout::{self, Layout};
-use super::object_header::{self, kind, Message};
-use super::{dataspace, group, invalid, superblock, unsupported, Cursor, Source, UNDEF};
+use super::object_header::{self, Message, kind};
+use super::{Cursor, Source, UNDEF, dataspace, group, invalid, superblock, unsupported};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::shape::TensorShape;
@@ -64,7 +64,8 @@ impl Hdf5File {
     /// ```
     /// use tftensor::hdf5::{Hdf5File, Hdf5Writer, Source};
     /// use tftensor::Tensor;
-    /// let path = std::env::temp_dir().join(format!("tftensor-doc-h5-{}.h5", std::process::id()));
+    /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// let path = tmp.path().join("h5.h5");
     /// let mut w = Hdf5Writer::create(&path)?;
     /// w.add("g/x", &Tensor::from_vec([3], vec![1i32, 2, 3])?)?;
     /// w.finish()?;
@@ -196,7 +197,7 @@ impl Hdf5File {
                     fill_nonzero |= c.bytes(size)?.iter().any(|&b| b != 0);
                 }
                 k if m.flags & 0x08 != 0 && k > 0x18 => {
-                    return Err(unsupported(format!("header message type {k} ({path})")))
+                    return Err(unsupported(format!("header message type {k} ({path})")));
                 }
                 _ => {}
             }
@@ -216,10 +217,10 @@ impl Hdf5File {
             Datatype::Opaque { size } => {
                 return Err(unsupported(format!(
                     "opaque {size}-byte datatype without a dtype attribute ({path})"
-                )))
+                )));
             }
             Datatype::FixedString { .. } | Datatype::VlenString => {
-                return Err(unsupported(format!("string datasets ({path})")))
+                return Err(unsupported(format!("string datasets ({path})")));
             }
         };
         let mut sdims = Vec::with_capacity(dims.len());
@@ -462,7 +463,7 @@ fn nonzero_fill(body: &[u8], path: &str) -> Result<bool> {
         v => {
             return Err(unsupported(format!(
                 "fill value message version {v} ({path})"
-            )))
+            )));
         }
     };
     if !defined {

@@ -1,6 +1,6 @@
 //! The superblock: format version, sizes, base address and the root group.
 
-use super::{checksum, data_loss, invalid, unsupported, Cursor, Source};
+use super::{Cursor, Source, checksum, data_loss, invalid, unsupported};
 use crate::error::Result;
 
 pub(crate) const MAGIC: [u8; 8] = [0x89, b'H', b'D', b'F', 0x0d, 0x0a, 0x1a, 0x0a];

@@ -13,7 +13,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::superblock::MAGIC;
-use super::{invalid, UNDEF};
+use super::{UNDEF, invalid};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -83,7 +83,7 @@ impl Hdf5Writer {
             g = match n {
                 Node::Group(children) => children,
                 Node::Dataset { .. } => {
-                    return Err(invalid(format!("{name}: {p} is a dataset, not a group")))
+                    return Err(invalid(format!("{name}: {p} is a dataset, not a group")));
                 }
             };
         }
@@ -465,7 +465,7 @@ fn datatype(dtype: DataType) -> Result<Vec<u8>> {
             return Err(Error::unsupported(
                 other,
                 format!("hdf5: Keras weight files hold no {other} tensors"),
-            ))
+            ));
         }
     })
 }

@@ -148,7 +148,8 @@ pub fn select(source: &dyn TensorSource, names: &[String]) -> Result<Vec<usize>>
 ///
 /// ```
 /// use tftensor::io::{copy, create, open, CopyOptions, Format, TensorSource};
-/// let out = std::env::temp_dir().join(format!("copy-doc-{}.safetensors", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let out = tmp.path().join("copy-doc.safetensors");
 /// let mut src = open("tests/data/checkpoints/tf2_keras")?;
 /// let sink = create(&out, Format::Safetensors)?;
 /// let report = copy(src.as_mut(), sink, CopyOptions::default().skip_unsupported(true))?;

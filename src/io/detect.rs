@@ -5,9 +5,9 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::format::Format;
 #[cfg(feature = "tfrecord")]
 use super::format::strip_compression_ext;
-use super::format::Format;
 use crate::error::{Error, Result};
 #[cfg(feature = "tfrecord")]
 use crate::tfrecord::Compression;
@@ -73,7 +73,8 @@ impl Located {
 /// use tftensor::io::{detect, Format};
 /// let at = detect("tests/data/checkpoints/tf2_keras".as_ref())?;
 /// assert_eq!(at.format, Format::Checkpoint);
-/// let empty = std::env::temp_dir().join(format!("detect-doc-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let empty = tmp.path().join("detect-doc");
 /// std::fs::create_dir_all(&empty)?;
 /// let err = detect(&empty).unwrap_err();
 /// assert!(err.to_string().contains("looked for a SavedModel"));
@@ -178,7 +179,7 @@ pub fn output_format(path: &Path, format: Option<Format>) -> Result<Located> {
                     Some(e) => {
                         return Err(Error::InvalidArgument(format!(
                             "cannot tell the output format from the ending `.{e}`"
-                        )))
+                        )));
                     }
                 }
             }

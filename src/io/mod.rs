@@ -28,10 +28,10 @@ mod slice;
 mod source;
 mod staged;
 
-pub use copy::{copy, select, CopyEvent, CopyOptions, CopyReport};
+pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
 #[cfg(feature = "tfrecord")]
 pub use detect::tfrecord_compression;
-pub use detect::{detect, output_format, Located};
+pub use detect::{Located, detect, output_format};
 pub use format::Format;
 #[cfg(feature = "events")]
 pub use formats::events::select_series;

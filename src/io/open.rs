@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::detect::{detect, output_format, Located};
+use super::detect::{Located, detect, output_format};
 use super::format::Format;
 use super::sink::TensorSink;
 use super::source::{OpenOptions, TensorSource};
@@ -147,7 +147,8 @@ pub fn open_located(at: &Located, options: &OpenOptions) -> Result<Box<dyn Tenso
 ///
 /// ```
 /// use tftensor::io::{create, Format, TensorSink};
-/// let p = std::env::temp_dir().join(format!("create-doc-{}.safetensors", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let p = tmp.path().join("create-doc.safetensors");
 /// let mut sink = create(&p, Format::Safetensors)?;
 /// sink.add("w", &tftensor::Tensor::from_vec([2], vec![1.0f32, 2.0])?)?;
 /// drop(sink); // not finished: nothing written
@@ -165,7 +166,8 @@ pub fn create(path: impl AsRef<Path>, format: Format) -> Result<Box<dyn TensorSi
 /// As [`create`]; [`Error::InvalidArgument`] when the name says no format.
 ///
 /// ```
-/// let p = std::env::temp_dir().join(format!("create-as-{}.npy", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let p = tmp.path().join("create-as.npy");
 /// let mut sink = tftensor::io::create_as(&p)?;
 /// sink.add("x", &tftensor::Tensor::from(3i64))?;
 /// sink.finish()?;

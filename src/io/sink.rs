@@ -10,7 +10,8 @@ use crate::tensor::Tensor;
 ///
 /// ```
 /// use tftensor::io::{create, Format, TensorSink};
-/// let dir = std::env::temp_dir().join(format!("sink-doc-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let dir = tmp.path().join("sink-doc");
 /// std::fs::create_dir_all(&dir)?;
 /// let mut sink = create(dir.join("w.npz"), Format::Npz)?;
 /// sink.add("a", &tftensor::Tensor::from(1.0f32))?;
@@ -45,7 +46,8 @@ pub trait TensorSink: Send {
     /// ```
     /// use tftensor::io::{create, Entry, Format, TensorSink};
     /// use tftensor::{DataType, Tensor, TensorShape};
-    /// let dir = std::env::temp_dir().join(format!("plan-doc-{}", std::process::id()));
+    /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// let dir = tmp.path().join("plan-doc");
     /// std::fs::create_dir_all(&dir)?;
     /// let mut sink = create(dir.join("w.safetensors"), Format::Safetensors)?;
     /// sink.plan(&[Entry::new("w", DataType::Float, TensorShape::new(&[2])?)])?;

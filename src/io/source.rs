@@ -94,7 +94,8 @@ pub trait TensorSource: Send {
     ///
     /// ```
     /// use tftensor::io::TensorSource;
-    /// # let p = std::env::temp_dir().join(format!("rwp-{}.npy", std::process::id()));
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let p = tmp.path().join("rwp.npy");
     /// # tftensor::npy::write_npy(&p, &tftensor::Tensor::new(tftensor::DataType::Float, [1000])?)?;
     /// let mut src = tftensor::io::open(&p)?;
     /// let mut seen = 0;

@@ -13,7 +13,8 @@ use crate::tensor::Tensor;
 /// ```
 /// use tftensor::keras::{KerasFile, WeightsWriter};
 /// use tftensor::Tensor;
-/// let path = std::env::temp_dir().join(format!("tftensor-doc-{}.weights.h5", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let path = tmp.path().join("tftensor-doc.weights.h5");
 /// let mut w = WeightsWriter::create(&path)?;
 /// w.add("layers/dense/vars/0", &Tensor::from_vec([2, 2], vec![1f32, 2., 3., 4.])?)?;
 /// w.add("layers/dense/vars/1", &Tensor::from_vec([2], vec![0f32, 1.])?)?;

@@ -100,7 +100,7 @@ pub(crate) fn parse_prefix(prefix: &[u8], what: &str) -> Result<(usize, usize, b
                 format!(
                     "unsupported .npy format version {major}.{minor} (1.0, 2.0 and 3.0 are known)"
                 ),
-            ))
+            ));
         }
     };
     let len = match prefix.get(8..8 + len_size) {
@@ -419,7 +419,7 @@ pub(crate) fn descr_for(dtype: DataType, max_len: usize) -> Result<String> {
             return Err(Error::unsupported(
                 dtype,
                 format!("npy: {dtype} tensors cannot be written to .npy"),
-            ))
+            ));
         }
     };
     Ok(d.to_string())

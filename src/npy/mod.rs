@@ -31,7 +31,8 @@
 //! ```
 //! use tftensor::npy::{read_npy, read_npy_as, write_npy};
 //! use tftensor::{DataType, Tensor};
-//! # let dir = std::env::temp_dir().join(format!("npy-doc-{}", std::process::id()));
+//! # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+//! # let dir = tmp.path().join("npy-doc");
 //! # std::fs::create_dir_all(&dir)?;
 //! let t = Tensor::from_vec([2, 2], vec![1.0f32, 2.0, 3.0, 4.0])?;
 //! write_npy(dir.join("a.npy"), &t)?;
@@ -89,7 +90,8 @@ pub(crate) fn read_path_reporting(
 /// As [`read_npy`].
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("npy-head-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-head.npy");
 /// tftensor::npy::write_npy(&p, &tftensor::Tensor::new(tftensor::DataType::Int16, [4, 5])?)?;
 /// let (dtype, shape) = tftensor::npy::read_npy_header(&p, None)?;
 /// assert_eq!((dtype, shape.dim_sizes()), (tftensor::DataType::Int16, vec![4, 5]));
@@ -146,7 +148,8 @@ pub fn can_hold(dtype: DataType) -> bool {
 /// [`Error::DataLoss`] for a truncated file.
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("npy-read-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-read.npy");
 /// tftensor::npy::write_npy(&p, &tftensor::Tensor::from(7u64))?;
 /// let t = tftensor::npy::read_npy(&p)?;
 /// assert_eq!(t.as_slice::<u64>()?, &[7]);
@@ -168,7 +171,8 @@ pub fn read_npy<P: AsRef<Path>>(path: P) -> Result<Tensor> {
 ///
 /// ```
 /// use tftensor::{DataType, Tensor, Float8E4M3FN};
-/// # let p = std::env::temp_dir().join(format!("npy-as-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-as.npy");
 /// let t = Tensor::from_vec([2], vec![Float8E4M3FN::from_f32(1.0), Float8E4M3FN::from_f32(-3.0)])?;
 /// tftensor::npy::write_npy(&p, &t)?; // '<V1'
 /// assert_eq!(tftensor::npy::read_npy_as(&p, DataType::Float8E4M3FN)?, t);
@@ -226,7 +230,8 @@ pub fn read_npy_bytes_as(bytes: Bytes, dtype: DataType) -> Result<Tensor> {
 /// Those of [`read_npy`].
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("npy-mmap-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-mmap.npy");
 /// tftensor::npy::write_npy(&p, &tftensor::Tensor::from_vec([4], vec![1i32, 2, 3, 4])?)?;
 /// // SAFETY: nothing writes the file while `t` lives.
 /// let t = unsafe { tftensor::npy::read_npy_mmap(&p)? };
@@ -248,7 +253,8 @@ pub unsafe fn read_npy_mmap<P: AsRef<Path>>(path: P) -> Result<Tensor> {
 ///
 /// ```
 /// use tftensor::{DataType, Tensor};
-/// # let p = std::env::temp_dir().join(format!("npy-mmap-as-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-mmap-as.npy");
 /// let t = Tensor::from_vec([2], vec![half::bf16::ONE, half::bf16::ZERO])?;
 /// tftensor::npy::write_npy(&p, &t)?;
 /// // SAFETY: nothing writes the file while the tensor lives.
@@ -278,7 +284,8 @@ unsafe fn read_mmap(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
 /// `S` dtype would drop it); [`Error::Io`].
 ///
 /// ```
-/// # let p = std::env::temp_dir().join(format!("npy-write-{}.npy", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let p = tmp.path().join("npy-write.npy");
 /// let t = tftensor::Tensor::from_vec([2], vec![true, false])?;
 /// tftensor::npy::write_npy(&p, &t)?;
 /// assert_eq!(std::fs::metadata(&p)?.len(), 128 + 2);

@@ -41,7 +41,8 @@ fn zip_err(what: &str, e: ZipError) -> Error {
 /// ```
 /// use tftensor::npy::{NpzReader, NpzWriter};
 /// use tftensor::Tensor;
-/// # let dir = std::env::temp_dir().join(format!("npz-doc-{}", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let dir = tmp.path().join("npz-doc");
 /// # std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("arrays.npz");
 /// let mut w = NpzWriter::create(&path)?;
@@ -339,13 +340,13 @@ fn check_member<R: Read>(member: &zip::read::ZipFile<'_, R>, what: &str) -> Resu
                     "declares {size} bytes from {compressed} compressed bytes, which cannot be"
                 ),
             )
-            .with_path(what))
+            .with_path(what));
         }
         other => {
             return Err(
                 Error::invalid_format("npz", format!("unsupported compression {other}"))
                     .with_path(what),
-            )
+            );
         }
     }
     Ok((size, compressed))
@@ -363,7 +364,8 @@ fn check_member<R: Read>(member: &zip::read::ZipFile<'_, R>, what: &str) -> Resu
 /// ```
 /// use tftensor::npy::{NpzReader, NpzWriter};
 /// use tftensor::Tensor;
-/// # let dir = std::env::temp_dir().join(format!("npz-doc2-{}", std::process::id()));
+/// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// # let dir = tmp.path().join("npz-doc2");
 /// # std::fs::create_dir_all(&dir)?;
 /// let path = dir.join("small.npz");
 /// let mut w = NpzWriter::create_compressed(&path)?;
@@ -414,7 +416,8 @@ impl NpzWriter {
     /// Writes the central directory and flushes the file.
     ///
     /// ```
-    /// # let p = std::env::temp_dir().join(format!("npz-doc3-{}.npz", std::process::id()));
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let p = tmp.path().join("npz-doc3.npz");
     /// tftensor::npy::NpzWriter::create(&p)?.finish()?;
     /// assert_eq!(tftensor::npy::NpzReader::open(&p)?.len(), 0);
     /// # std::fs::remove_file(&p).ok();

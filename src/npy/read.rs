@@ -109,7 +109,7 @@ pub(crate) fn from_stored(
     as_dtype: Option<DataType>,
     what: &str,
 ) -> Result<Option<Tensor>> {
-    use crate::buffer::read_jobs::{read_at, read_jobs, Job, Sum};
+    use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
     // The header is in the first 64 KiB (NumPy writes a few hundred bytes).
     let Ok(prefix_len) = usize::try_from(total.min(64 << 10)) else {
         return Ok(None);
@@ -259,11 +259,7 @@ fn resolve(h: &Header, as_dtype: Option<DataType>, what: &str) -> Result<Elem> {
         (&Elem::Opaque { size, big_endian }, Some(dt)) => {
             if dt.can_use_memcpy() && dt.size() == size {
                 let swap = if big_endian && size > 1 {
-                    if dt.is_complex() {
-                        size / 2
-                    } else {
-                        size
-                    }
+                    if dt.is_complex() { size / 2 } else { size }
                 } else {
                     0
                 };
@@ -304,7 +300,7 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
     match resolve(h, as_dtype, what)? {
         Elem::Pod { dtype, swap } => {
             if dtype == DataType::Bool {
-                if let Some((i, b)) = data.iter().enumerate().find(|(_, &b)| b > 1) {
+                if let Some((i, b)) = data.iter().enumerate().find(|&(_, &b)| b > 1) {
                     return Err(bad(what, format!("bool element {i} is {b}, not 0 or 1")));
                 }
             }

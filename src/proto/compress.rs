@@ -8,7 +8,7 @@ use crate::pb::TensorProto;
 use crate::tensor::Tensor;
 
 use super::decode::decode_tensor;
-use super::field::{sub_bytes, ProtoElement};
+use super::field::{ProtoElement, sub_bytes};
 use super::options::DecodeCtx;
 use super::shape::shape_from_proto;
 

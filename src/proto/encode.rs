@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::pb;
 use crate::tensor::Tensor;
 
-use super::field::{bytes_field_len, ProtoElement, VARINT_SLACK};
+use super::field::{ProtoElement, VARINT_SLACK, bytes_field_len};
 use super::shape::shape_to_proto;
 
 /// The largest encoded message C++ and Python protobuf accept

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use num_complex::Complex;
-use prost::encoding::{encode_key, encode_varint, encoded_len_varint, key_len, WireType};
+use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
 
-use crate::buffer::{as_bytes, try_vec, Allocator, Repr, Root, Stored};
+use crate::buffer::{Allocator, Repr, Root, Stored, as_bytes, try_vec};
 use crate::dtype::DataType;
 use crate::element::Element;
 use crate::error::{Error, Result};

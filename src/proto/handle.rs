@@ -14,8 +14,8 @@ use crate::shape::{PartialTensorShape, TensorShape};
 use crate::tensor::Tensor;
 
 use super::decode::decode_tensor;
-use super::field::{element_count, sub_bytes, ProtoElement};
-use super::lenient::{resource_handle_proto, strip_mistyped, variant_tensor_data_proto, Schema};
+use super::field::{ProtoElement, element_count, sub_bytes};
+use super::lenient::{Schema, resource_handle_proto, strip_mistyped, variant_tensor_data_proto};
 use super::list::{decode_list, encode_list, encoded_list_len};
 use super::options::DecodeCtx;
 

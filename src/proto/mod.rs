@@ -53,7 +53,7 @@ use crate::tensor::Tensor;
 pub use self::compress::compress_tensor_proto_in_place;
 pub(crate) use self::options::DecodeCtx;
 pub use self::options::FromProtoOptions;
-pub(crate) use self::peek::{peek_header, PEEK};
+pub(crate) use self::peek::{PEEK, peek_header};
 
 impl TensorShape {
     /// TF's `TensorShape::AsProto`: one `Dim` per dimension, sizes only.

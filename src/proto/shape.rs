@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::pb;
-use crate::shape::{TensorShape, MAX_DIMENSIONS};
+use crate::shape::{MAX_DIMENSIONS, TensorShape};
 
 /// An [`Error::InvalidProto`] with `msg`.
 pub(super) fn invalid(msg: impl Into<String>) -> Error {

@@ -10,7 +10,7 @@ use crate::pb;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
-use super::encode::{check_proto_size, proto_header, MAX_PROTO_BYTES, TENSOR_CONTENT_TAG};
+use super::encode::{MAX_PROTO_BYTES, TENSOR_CONTENT_TAG, check_proto_size, proto_header};
 use super::field::bytes_field_len;
 use super::shape::{shape_from_proto, shape_to_proto};
 

@@ -16,13 +16,13 @@
 use std::ops::Range;
 
 use bytes::Bytes;
-use prost::encoding::decode_varint;
 use prost::Message;
+use prost::encoding::decode_varint;
 
 use crate::dtype::DataType;
 use crate::pb;
 
-use super::lenient::{self, skip_value, varint, LEN};
+use super::lenient::{self, LEN, skip_value, varint};
 
 /// `TensorProto.float_val`'s field number.
 const FLOAT_VAL: u64 = 5;

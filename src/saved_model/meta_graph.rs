@@ -1,7 +1,7 @@
 //! One `MetaGraphDef` of a SavedModel.
 
 use super::ops::ops_used_by_graph_def;
-use super::scan::{read_span, Span};
+use super::scan::{Span, read_span};
 use super::signature::Signature;
 use super::slim::SlimMetaGraph;
 use super::{invalid, not_found};

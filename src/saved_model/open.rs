@@ -1,11 +1,11 @@
 //! `SavedModel::open`: the directory, `saved_model.pb` and `fingerprint.pb`.
 
 use super::meta_graph::{GraphSource, MetaGraph};
-use super::scan::{scan, Scanned, Stop};
+use super::scan::{Scanned, Stop, scan};
 use super::slim::SlimSavedModel;
 use super::{
-    invalid, io_error, not_found, FINGERPRINT_FILENAME, SAVED_MODEL_FILENAME_CPB,
-    SAVED_MODEL_FILENAME_PB, SAVED_MODEL_FILENAME_PBTXT,
+    FINGERPRINT_FILENAME, SAVED_MODEL_FILENAME_CPB, SAVED_MODEL_FILENAME_PB,
+    SAVED_MODEL_FILENAME_PBTXT, invalid, io_error, not_found,
 };
 use crate::error::Result;
 use crate::pb;
@@ -202,8 +202,13 @@ fn missing(dir: &Path) -> crate::error::Error {
     match other {
         Some(f) => invalid(
             dir.display(),
-            format!("only {f} found; text-format and chunked SavedModels are not read, only {SAVED_MODEL_FILENAME_PB}"),
+            format!(
+                "only {f} found; text-format and chunked SavedModels are not read, only {SAVED_MODEL_FILENAME_PB}"
+            ),
         ),
-        None => not_found(format!("SavedModel file does not exist at: {}", dir.display())),
+        None => not_found(format!(
+            "SavedModel file does not exist at: {}",
+            dir.display()
+        )),
     }
 }

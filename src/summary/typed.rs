@@ -216,9 +216,10 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert!(two
-            .summarize_value()
-            .ends_with("\"[ DType enum: 1, Shape: <unknown>,DType enum: 9, Shape: [?,2] ]\")"));
+        assert!(
+            two.summarize_value()
+                .ends_with("\"[ DType enum: 1, Shape: <unknown>,DType enum: 9, Shape: [?,2] ]\")")
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::buffer::{default_allocator, AllocationDescription, Allocator, Root, ALIGNMENT};
+use crate::buffer::{ALIGNMENT, AllocationDescription, Allocator, Root, default_allocator};
 use crate::dtype::DataType;
-use crate::element::{dispatch_dtype, Element, ResourceHandle, Variant};
+use crate::element::{Element, ResourceHandle, Variant, dispatch_dtype};
 use crate::error::{Error, OverflowError, Result, SizeCheck};
 use crate::shape::TensorShape;
 

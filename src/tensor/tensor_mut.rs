@@ -13,9 +13,9 @@ use crate::dtype::DataType;
 use crate::element::Element;
 use crate::error::{Error, RangeError, Result, ShapeError, SizeCheck};
 use crate::shape::TensorShape;
+use crate::tensor::Tensor;
 use crate::tensor::access::region_error_of;
 use crate::tensor::sharing::check_slice;
-use crate::tensor::Tensor;
 
 /// A writable sub-tensor borrowed from a [`Tensor`]: writes go straight
 /// into the parent's buffer (no copy-on-write per write). Get one with

@@ -743,7 +743,7 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
                     "NDIMS must be dims() or dims() - 1: {} vs. {}",
                     D::NDIM.map_or_else(|| "dynamic".to_string(), |n| n.to_string()),
                     rank
-                )))
+                )));
             }
         };
         let last = self

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::{Compression, RecordReader, RecordWriter};
-use crate::pb::{feature::Kind, BytesList, Example, Feature, Features, FloatList, Int64List};
+use crate::pb::{BytesList, Example, Feature, Features, FloatList, Int64List, feature::Kind};
 use crate::{DataType, Error, Result, Tensor};
 
 /// The features of `example` as 1-D tensors, by name: a `bytes_list` of
@@ -124,7 +124,7 @@ pub fn tensors_to_example<'a>(
                         "tf.train.Example feature {name:?}: dtype {other} has no feature list \
                      (string, float and int64 do)"
                     ),
-                ))
+                ));
             }
         };
         let previous = features
@@ -211,7 +211,8 @@ pub fn read_examples(
 /// use tftensor::tfrecord::{read_examples, write_examples, Compression};
 /// use tftensor::Tensor;
 ///
-/// let path = std::env::temp_dir().join(format!("tftensor-doc-examples-{}", std::process::id()));
+/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+/// let path = tmp.path().join("examples");
 /// let one = BTreeMap::from([("y".to_string(), Tensor::from_vec([1], vec![2i64])?)]);
 /// write_examples(&path, Compression::Zlib, &[one.clone(), one.clone()])?;
 /// assert_eq!(read_examples(&path, Compression::Zlib)?, [one.clone(), one]);

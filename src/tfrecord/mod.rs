@@ -14,7 +14,8 @@
 //! use tftensor::tfrecord::{read_tensors, write_tensors, Compression};
 //! use tftensor::Tensor;
 //!
-//! let dir = std::env::temp_dir().join(format!("tftensor-doc-tfrecord-{}", std::process::id()));
+//! let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+//! let dir = tmp.path().join("tfrecord");
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let path = dir.join("t.tfrecord.gz");
 //! let tensors = [Tensor::from_vec([2], vec![1.0f32, 2.0])?, Tensor::from("text")];
@@ -33,7 +34,7 @@ pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
 pub(crate) use indexed::TensorRecords;
-pub use record::{RecordReader, RecordWriter, MAX_PREALLOCATION};
+pub use record::{MAX_PREALLOCATION, RecordReader, RecordWriter};
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};
 
 use crate::{Error, Result};

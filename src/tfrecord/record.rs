@@ -18,7 +18,7 @@ use super::Compression;
 
 #[path = "skim.rs"]
 mod skim;
-use crate::buffer::read_policy::{align_pos, fill_chunked, ReadBuf, READ_CHUNK};
+use crate::buffer::read_policy::{READ_CHUNK, ReadBuf, align_pos, fill_chunked};
 use crate::crc32c;
 use crate::{Error, Result};
 

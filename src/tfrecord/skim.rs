@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::{read_full, Compression, Input, RecordReader, FOOTER_LEN, HEADER_LEN};
+use super::{Compression, FOOTER_LEN, HEADER_LEN, Input, RecordReader, read_full};
 use crate::{Error, Result};
 
 impl RecordReader<File> {

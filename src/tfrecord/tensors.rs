@@ -158,7 +158,7 @@ const SKEW_PEEK: usize = 256;
 /// data CRC mismatch, an I/O error), so that errors are exactly that
 /// path's.
 fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
-    use crate::buffer::read_jobs::{read_at, read_jobs, Job, Sum};
+    use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
     use crate::buffer::read_policy::align_pos;
     if len < LARGE_FILE {
         return Ok(None);

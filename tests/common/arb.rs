@@ -18,7 +18,7 @@ use ndarray::{Axis, Slice};
 use proptest::prelude::*;
 use proptest::sample::select;
 use prost::Message;
-use tftensor::{pb, DataType, Error, PartialTensorShape, ResourceHandle, Tensor, Variant};
+use tftensor::{DataType, Error, PartialTensorShape, ResourceHandle, Tensor, Variant, pb};
 
 // ----- dtype -> Rust element type, for typed ndarray views in the tests -----
 

@@ -7,7 +7,7 @@ use tftensor::half::{bf16, f16};
 use tftensor::num_complex::Complex;
 use tftensor::{
     Element, Float4E2M1FN, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
-    Float8E5M2FNUZ, Int2, Int4, QInt16, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, Tensor,
+    Float8E5M2FNUZ, Int2, Int4, QInt8, QInt16, QInt32, QUInt8, QUInt16, ResourceHandle, Tensor,
     TrackingAllocator, UInt2, UInt4, Variant,
 };
 
@@ -173,4 +173,18 @@ pub fn string_simple() -> Tensor {
             .collect(),
     )
     .unwrap()
+}
+
+/// Whether exhaustive never-panics sweeps run whole: with
+/// `TFTENSOR_FULL_SWEEPS=1` (as `.ci/run` sets it); otherwise they take a
+/// fixed sample, so a plain `cargo test` stays quick.
+pub fn full_sweeps() -> bool {
+    std::env::var_os("TFTENSOR_FULL_SWEEPS").is_some_and(|v| v != "0")
+}
+
+/// The stride of a sweep that visits every `full`-th case when sweeps run
+/// whole, and every `sampled`-th (a larger stride, prime to vary the
+/// positions it hits) otherwise.
+pub fn sweep_stride(full: usize, sampled: usize) -> usize {
+    if full_sweeps() { full } else { sampled }
 }

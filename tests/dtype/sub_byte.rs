@@ -3,7 +3,7 @@
 //! run table `scripts/float4_reference.py` wrote (tests/data/dtype).
 
 use serde_json::Value;
-use tftensor::{pb, DataType, Float4E2M1FN, Int2, Tensor, TensorShape, UInt2};
+use tftensor::{DataType, Float4E2M1FN, Int2, Tensor, TensorShape, UInt2, pb};
 
 fn reference() -> Value {
     let path = concat!(

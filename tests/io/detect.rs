@@ -1,7 +1,7 @@
 //! Which format a path holds, and the directory faults.
 
-use tftensor::io::{self, Format};
 use tftensor::Error;
+use tftensor::io::{self, Format};
 
 use super::{copy_dir, data};
 

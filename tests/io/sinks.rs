@@ -68,10 +68,12 @@ fn copy_reports_progress_in_bytes_and_skips_by_name() {
     assert_eq!(report.bytes, total);
     assert!(events[0].contains("Skipped"), "{events:?}");
     assert_eq!(events[1], format!("Start {{ total_bytes: {total} }}"));
-    assert!(events
-        .last()
-        .unwrap()
-        .contains(&format!("done_bytes: {total}")));
+    assert!(
+        events
+            .last()
+            .unwrap()
+            .contains(&format!("done_bytes: {total}"))
+    );
 }
 
 /// Issue 23, fault 9: a one-tensor convert of a large `.npy` reported

@@ -98,10 +98,11 @@ fn keras3_sequential_weights_with_adam_state() {
 fn keras3_functional_nested_sequential() {
     check_file("func.weights.h5");
     let f = KerasFile::open(data("func.weights.h5")).unwrap();
-    assert!(f
-        .entries()
-        .iter()
-        .any(|e| e.name == "layers/sequential/layers/dense/vars/0"));
+    assert!(
+        f.entries()
+            .iter()
+            .any(|e| e.name == "layers/sequential/layers/dense/vars/0")
+    );
 }
 
 #[test]
@@ -154,10 +155,11 @@ fn legacy_h5_keras3_and_keras2() {
     assert!(get("keras_version").is_some());
     assert_eq!(get("backend").as_deref(), Some("tensorflow"));
     assert_eq!(get("model_weights/layer_names").as_deref(), Some("d1\nd2"));
-    assert!(f
-        .entries()
-        .iter()
-        .any(|e| e.name == "model_weights/d1/d1/kernel:0"));
+    assert!(
+        f.entries()
+            .iter()
+            .any(|e| e.name == "model_weights/d1/d1/kernel:0")
+    );
 }
 
 #[test]
@@ -179,7 +181,11 @@ fn a_userblock_moves_the_superblock_and_the_base_address() {
 
 #[test]
 fn npz_variant_is_refused_by_name() {
-    let dir = std::env::temp_dir().join(format!("tftensor-keras-npz-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-keras-npz-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("m.keras");
     {
@@ -203,7 +209,11 @@ fn npz_variant_is_refused_by_name() {
 
 #[test]
 fn missing_shard_is_not_found() {
-    let dir = std::env::temp_dir().join(format!("tftensor-keras-shard-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-keras-shard-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(data("shard.weights.json"), dir.join("shard.weights.json")).unwrap();
     let err = KerasFile::open(dir.join("shard.weights.json")).unwrap_err();
@@ -221,7 +231,11 @@ fn unknown_name_is_not_found() {
 #[test]
 fn deflated_keras_member_is_inflated_in_memory() {
     use std::io::{Read, Write};
-    let dir = std::env::temp_dir().join(format!("tftensor-keras-deflated-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-keras-deflated-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("deflated.keras");
     let mut src = zip::ZipArchive::new(std::fs::File::open(data("seq.keras")).unwrap()).unwrap();

@@ -7,7 +7,11 @@ use tftensor::keras::{KerasFile, WeightsWriter};
 use tftensor::{DataType, Error, Tensor};
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tftensor-keras-w-{}-{name}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("tftensor-keras-w-{name}-"))
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

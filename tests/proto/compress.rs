@@ -8,8 +8,8 @@ use num_complex::Complex;
 use prost::Message;
 use tftensor::pb::TensorProto;
 use tftensor::{
-    compress_tensor_proto_in_place, DataType, Element, QInt16, QInt32, QInt8, QUInt16, QUInt8,
-    Tensor,
+    DataType, Element, QInt8, QInt16, QInt32, QUInt8, QUInt16, Tensor,
+    compress_tensor_proto_in_place,
 };
 
 use crate::common;

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use half::{bf16, f16};
 use num_complex::Complex;
 use prost::Message;
-use tftensor::pb::{self, tensor_shape_proto::Dim, TensorProto, TensorShapeProto};
+use tftensor::pb::{self, TensorProto, TensorShapeProto, tensor_shape_proto::Dim};
 use tftensor::{
     DataType, Error, FromProtoOptions, Int4, PartialTensorShape, ResourceHandle, Tensor, UInt4,
     Variant,

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use prost::Message;
-use tftensor::{compress_tensor_proto_in_place, Tensor};
+use tftensor::{Tensor, compress_tensor_proto_in_place};
 
 use crate::arb::*;
 

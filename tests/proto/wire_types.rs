@@ -6,7 +6,7 @@
 use bytes::Bytes;
 use prost::Message;
 use serde_json::Value;
-use tftensor::{pb, DataType, Error, Tensor, Variant};
+use tftensor::{DataType, Error, Tensor, Variant, pb};
 
 fn cases() -> Vec<Value> {
     let path = concat!(

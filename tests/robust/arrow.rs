@@ -5,12 +5,12 @@
 //! parser on cut and changed JSON.
 #![cfg(feature = "arrow")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use tftensor::arrow::{
-    decode_examples, decode_sequence_examples, parse_examples, FeatureSpec,
-    FixedShapeTensorMetadata,
+    FeatureSpec, FixedShapeTensorMetadata, decode_examples, decode_sequence_examples,
+    parse_examples,
 };
 use tftensor::tfrecord::{Compression, RecordReader};
 use tftensor::{DataType, Tensor};

@@ -5,7 +5,7 @@
 //! input can back.
 #![cfg(feature = "checkpoint")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use bytes::Bytes;

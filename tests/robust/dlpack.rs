@@ -9,10 +9,10 @@
 //! bug, outside what an importer can detect.
 #![cfg(feature = "dlpack")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use tftensor::dlpack::{self, DLDataType, FLAG_IS_SUBBYTE_TYPE_PADDED};
 use tftensor::Tensor;
+use tftensor::dlpack::{self, DLDataType, FLAG_IS_SUBBYTE_TYPE_PADDED};
 
 #[test]
 fn wrong_element_descriptions_never_panic() {

@@ -5,11 +5,11 @@
 //! prefix of the whole file's values.
 #![cfg(feature = "events")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use tftensor::events::{discover, list, series, EventReader, EventValue};
 use tftensor::Error;
+use tftensor::events::{EventReader, EventValue, discover, list, series};
 
 use crate::common::allocated_by;
 
@@ -43,7 +43,11 @@ fn fixture_files() -> Vec<PathBuf> {
 
 #[test]
 fn damaged_event_files_never_panic_or_overallocate() {
-    let dir = std::env::temp_dir().join(format!("tftensor-robust-events-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-robust-events-")
+        .tempdir()
+        .unwrap()
+        .keep();
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let target = dir.join("events.out.tfevents.1.robust");

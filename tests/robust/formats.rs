@@ -7,14 +7,14 @@
 #![cfg(all(feature = "npy", feature = "safetensors"))]
 
 use std::io::Cursor;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use crate::common;
 use common::allocated_by;
 
 use bytes::Bytes;
-use tftensor::npy::{read_npy, read_npy_bytes, read_npy_bytes_as, NpzReader, NpzWriter};
+use tftensor::npy::{NpzReader, NpzWriter, read_npy, read_npy_bytes, read_npy_bytes_as};
 use tftensor::safetensors::load_bytes;
 use tftensor::{DataType, Error, Tensor};
 
@@ -128,7 +128,11 @@ fn header_length_far_beyond_the_file() {
         "{err}"
     );
     // The same through a file: refused before the header is allocated.
-    let dir = std::env::temp_dir().join(format!("tftensor-robust-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-robust-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("huge_header.npy");
     std::fs::write(&p, &v2).unwrap();
@@ -188,12 +192,16 @@ fn unknown_dtypes_versions_and_values() {
     }
     let mut v4 = npy_with_header("{}", &[]);
     v4[6] = 4;
-    assert!(npy_err(v4)
-        .to_string()
-        .contains("unsupported .npy format version 4.0"));
-    assert!(npy_err(b"PK\x03\x04 not npy".to_vec())
-        .to_string()
-        .contains("not a .npy file"));
+    assert!(
+        npy_err(v4)
+            .to_string()
+            .contains("unsupported .npy format version 4.0")
+    );
+    assert!(
+        npy_err(b"PK\x03\x04 not npy".to_vec())
+            .to_string()
+            .contains("not a .npy file")
+    );
     let h = "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }\n";
     let err = npy_err(npy_with_header(h, &[1, 0, 2]));
     assert!(err.to_string().contains("bool element 2 is 2"), "{err}");

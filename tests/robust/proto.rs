@@ -17,7 +17,7 @@
 //! `TFTENSOR_UNDER_VALGRIND=1` (set by scripts/valgrind.sh) runs fewer
 //! mutations per vector.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::common;
 use common::shape;
@@ -26,7 +26,7 @@ use bytes::Bytes;
 use prost::Message;
 use tftensor::pb::{self, TensorProto};
 use tftensor::{
-    ndarray::Ix3, DataType, Error, FromProtoOptions, Tensor, TrackingAllocator, MAX_DIMENSIONS,
+    DataType, Error, FromProtoOptions, MAX_DIMENSIONS, Tensor, TrackingAllocator, ndarray::Ix3,
 };
 
 /// The `max_bytes` these tests configure.

@@ -6,7 +6,7 @@
 //! either.
 #![cfg(feature = "saved_model")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use crate::common::allocated_by;
@@ -134,7 +134,11 @@ fn frozen_graph_truncated_and_flipped() {
 #[test]
 fn open_from_file_agrees_with_from_bytes() {
     let bytes = std::fs::read(root().join("module/saved_model.pb")).unwrap();
-    let dir = std::env::temp_dir().join(format!("tftensor-robust-sm-{}", std::process::id()));
+    let dir = tempfile::Builder::new()
+        .prefix("tftensor-robust-sm-")
+        .tempdir()
+        .unwrap()
+        .keep();
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("saved_model.pb");
     let check = |input: &[u8]| {

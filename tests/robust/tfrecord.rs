@@ -4,11 +4,11 @@
 //! never a panic, and allocates no more than the input can back.
 #![cfg(feature = "tfrecord")]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use tftensor::tfrecord::{
-    parse_example, parse_tensor, Compression, RecordReader, MAX_PREALLOCATION,
+    Compression, MAX_PREALLOCATION, RecordReader, parse_example, parse_tensor,
 };
 
 use crate::common::allocated_by;

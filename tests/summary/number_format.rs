@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use bytes::Bytes;
 use serde_json::Value;
-use tftensor::{format_g, Tensor};
+use tftensor::{Tensor, format_g};
 
 /// The parsed reference cases (read once per test binary).
 fn cases() -> &'static Value {

@@ -7,7 +7,7 @@ use half::{bf16, f16};
 use num_complex::Complex;
 use tftensor::{
     DataType, Element, Float8E4M3B11FNUZ, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2, Int4,
-    PartialTensorShape, QInt32, QInt8, QUInt16, QUInt8, ResourceHandle, Tensor, UInt4, Variant,
+    PartialTensorShape, QInt8, QInt32, QUInt8, QUInt16, ResourceHandle, Tensor, UInt4, Variant,
 };
 
 /// TF's `MkTensor`: `values` cycled over the shape, row-major.

@@ -10,8 +10,8 @@ use crate::common;
 
 use bytes::Bytes;
 use tftensor::{
-    Allocator, CpuAllocator, DataType, Element, Error, Float8E4M3FN, Int4, QInt16, QUInt8,
-    ResourceHandle, Tensor, TrackingAllocator, UInt4, Variant, ALIGNMENT, MAX_DIMENSIONS,
+    ALIGNMENT, Allocator, CpuAllocator, DataType, Element, Error, Float8E4M3FN, Int4,
+    MAX_DIMENSIONS, QInt16, QUInt8, ResourceHandle, Tensor, TrackingAllocator, UInt4, Variant,
 };
 
 #[test]
@@ -139,9 +139,11 @@ fn cpu_allocator_aligns_to_64() {
         // SAFETY: `p` came from `allocate(layout)`.
         unsafe { CpuAllocator.deallocate(p, layout) };
     }
-    assert!(CpuAllocator
-        .allocate(Layout::from_size_align(0, 64).unwrap())
-        .is_none());
+    assert!(
+        CpuAllocator
+            .allocate(Layout::from_size_align(0, 64).unwrap())
+            .is_none()
+    );
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! buffer is a unique adopted `Vec`, one copy when it is shared.
 
 use bytes::Bytes;
-use tftensor::ndarray::{array, Array2, ArrayD, IxDyn};
 use tftensor::Tensor;
+use tftensor::ndarray::{Array2, ArrayD, IxDyn, array};
 
 #[test]
 fn vec_and_array_conversions() {

@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use tftensor::bytes::Bytes;
 use tftensor::half::{bf16, f16};
-use tftensor::ndarray::{s, ArrayView, Dimension, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn};
+use tftensor::ndarray::{ArrayView, Dimension, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn, s};
 use tftensor::num_complex::{Complex, Complex32, Complex64};
 use tftensor::{
-    Allocator, DataType, Element, Error, Float8E4M3FN, Float8E5M2, QInt16, QInt32, QInt8, QUInt16,
-    QUInt8, ResourceHandle, Tensor, TensorShape, TrackingAllocator, Variant,
+    Allocator, DataType, Element, Error, Float8E4M3FN, Float8E5M2, QInt8, QInt16, QInt32, QUInt8,
+    QUInt16, ResourceHandle, Tensor, TensorShape, TrackingAllocator, Variant,
 };
 
 // ---------------------------------------------------------------------------
@@ -100,9 +100,10 @@ macro_rules! simple {
         #[test]
         fn $name() {
             let mut t = Tensor::new(DataType::$dt, [$r, $c]).unwrap();
-            assert!(t
-                .shape()
-                .is_same_size(&TensorShape::new(&[$r, $c]).unwrap()));
+            assert!(
+                t.shape()
+                    .is_same_size(&TensorShape::new(&[$r, $c]).unwrap())
+            );
             let value = |$a: i64, $b: i64| -> $t { $v };
             for a in 0..$r {
                 for b in 0..$c {
@@ -249,12 +250,15 @@ fn tensor_string_simple() {
 fn reshape_fixture() -> (Tensor, Tensor) {
     let mut t = Tensor::new(DataType::Float, [2, 3, 4, 5]).unwrap();
     let zero_t = Tensor::new(DataType::Float, [3, 0, 2, 0, 5]).unwrap();
-    assert!(t
-        .shape()
-        .is_same_size(&TensorShape::new(&[2, 3, 4, 5]).unwrap()));
-    assert!(zero_t
-        .shape()
-        .is_same_size(&TensorShape::new(&[3, 0, 2, 0, 5]).unwrap()));
+    assert!(
+        t.shape()
+            .is_same_size(&TensorShape::new(&[2, 3, 4, 5]).unwrap())
+    );
+    assert!(
+        zero_t
+            .shape()
+            .is_same_size(&TensorShape::new(&[3, 0, 2, 0, 5]).unwrap())
+    );
     let mut tensor = t.tensor_mut::<f32, Ix4>().unwrap();
     assert_eq!(tensor.dim(), (2, 3, 4, 5));
     tensor[[0, 0, 0, 0]] = 0.01;
@@ -701,9 +705,10 @@ fn tensor_host_scalar_basics() {
 #[test]
 fn tensor_float_reshape_and_slice_assignment() {
     let mut t = Tensor::new(DataType::Float, [10, 4, 3, 2]).unwrap();
-    assert!(t
-        .shape()
-        .is_same_size(&TensorShape::new(&[10, 4, 3, 2]).unwrap()));
+    assert!(
+        t.shape()
+            .is_same_size(&TensorShape::new(&[10, 4, 3, 2]).unwrap())
+    );
     {
         // View it as [10, 24] and assign each row.
         let mut e_2d = t.shaped_mut::<f32, Ix2>(&[10, 4 * 3 * 2]).unwrap();
@@ -966,9 +971,10 @@ fn tensor_shares_buffer_with() {
 fn tensor_float_simple_build_tensor() {
     // TF's BuildTensor(DT_FLOAT, {10, 20}) is Tensor::new here.
     let mut t = Tensor::new(DataType::Float, [10, 20]).unwrap();
-    assert!(t
-        .shape()
-        .is_same_size(&TensorShape::new(&[10, 20]).unwrap()));
+    assert!(
+        t.shape()
+            .is_same_size(&TensorShape::new(&[10, 20]).unwrap())
+    );
     for a in 0..10 {
         for b in 0..20 {
             t.matrix_mut::<f32>().unwrap()[[a, b]] = (a * b) as f32;
@@ -983,9 +989,10 @@ fn tensor_float_simple_build_tensor() {
 fn tensor_float_simple_with_allocator() {
     let a = Arc::new(TrackingAllocator::new());
     let mut t = Tensor::with_allocator(&a, DataType::Float, [10, 20]).unwrap();
-    assert!(t
-        .shape()
-        .is_same_size(&TensorShape::new(&[10, 20]).unwrap()));
+    assert!(
+        t.shape()
+            .is_same_size(&TensorShape::new(&[10, 20]).unwrap())
+    );
     for x in 0..10 {
         for y in 0..20 {
             t.matrix_mut::<f32>().unwrap()[[x, y]] = (x * y) as f32;
@@ -1030,9 +1037,11 @@ fn tensor_failure_to_allocate() {
         Error::AllocationFailed { bytes: 2 }
     );
     // Nothing to allocate: fine.
-    assert!(Tensor::with_allocator(&allocator, DataType::Float, [0])
-        .unwrap()
-        .is_initialized());
+    assert!(
+        Tensor::with_allocator(&allocator, DataType::Float, [0])
+            .unwrap()
+            .is_initialized()
+    );
     // Strings live in a typed store, not in allocator memory (a
     // deviation: TF's string tensor would be uninitialized here).
     let s = Tensor::with_allocator(&allocator, DataType::String, [1]).unwrap();
@@ -1056,9 +1065,10 @@ fn tensor_slice_basic() {
         }
         // A simple slice along dim0.
         let y = x.slice(4, 8).unwrap();
-        assert!(y
-            .shape()
-            .is_same_size(&TensorShape::new(&[4, 4, 36]).unwrap()));
+        assert!(
+            y.shape()
+                .is_same_size(&TensorShape::new(&[4, 4, 36]).unwrap())
+        );
         let tx = x.tensor::<f32, Ix3>().unwrap();
         let ty = y.tensor::<f32, Ix3>().unwrap();
         for i in 0..4 {
@@ -1097,9 +1107,10 @@ fn tensor_slice_basic() {
         // Empty.
         let x = Tensor::new(DataType::Float, [10, 0, 36]).unwrap();
         let y = x.slice(4, 8).unwrap();
-        assert!(y
-            .shape()
-            .is_same_size(&TensorShape::new(&[4, 0, 36]).unwrap()));
+        assert!(
+            y.shape()
+                .is_same_size(&TensorShape::new(&[4, 0, 36]).unwrap())
+        );
     }
     {
         // Unaligned access via a slice, written into `x` as TF does.

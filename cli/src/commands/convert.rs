@@ -6,7 +6,7 @@ use anyhow::Result;
 use tftensor::io::{self, CopyEvent, CopyOptions, Format};
 
 use crate::progress::Progress;
-use crate::source::{format_parser, located, open, ReadOptions};
+use crate::source::{ReadOptions, format_parser, located, open};
 
 /// Convert between checkpoint, npz, safetensors, TFRecord, npy and
 /// TensorProto files.

@@ -14,7 +14,7 @@ use tftensor::io::{Entry, Format};
 use crate::error::at_tensor;
 use crate::numeric::Shown;
 use crate::progress::Progress;
-use crate::source::{format_parser, open, ReadOptions};
+use crate::source::{ReadOptions, format_parser, open};
 use tftensor::stats::{Num, Real, RealVisitor};
 
 /// Compare the tensors of two files by name.

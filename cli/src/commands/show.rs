@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use tftensor::io::{select, select_series, Format};
+use tftensor::io::{Format, select, select_series};
 
 use crate::error::at_tensor;
-use crate::source::{format_parser, located, open, ReadOptions};
+use crate::source::{ReadOptions, format_parser, located, open};
 
 /// Print tensors exactly as TensorFlow prints them (`SummarizeValue`).
 ///

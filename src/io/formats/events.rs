@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::events::{discover, series, SeriesValues};
+use crate::events::{SeriesValues, discover, series};
 use crate::io::format::Format;
 use crate::io::source::{InMemory, TensorSource};
 use crate::tensor::Tensor;

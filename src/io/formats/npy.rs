@@ -15,7 +15,7 @@ use crate::io::format::Format;
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
-use crate::npy::{read_npy_header, read_path_reporting, write_npy_to, NpzReader, NpzWriter};
+use crate::npy::{NpzReader, NpzWriter, read_npy_header, read_path_reporting, write_npy_to};
 use crate::tensor::Tensor;
 
 /// `.npy` files: one, or every one of a directory, each read whole.

@@ -160,7 +160,7 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(
                         "tensorproto-dir",
                         "the file name is not UTF-8",
                     )
-                    .with_path(path.display()))
+                    .with_path(path.display()));
                 }
             }
         }

@@ -17,7 +17,7 @@ use crate::io::source::{Entry, InMemory, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
 use crate::tensor::Tensor;
 use crate::tfrecord::{
-    parse_example, serialize_tensor, Compression, RecordReader, RecordWriter, TensorRecords,
+    Compression, RecordReader, RecordWriter, TensorRecords, parse_example, serialize_tensor,
 };
 
 /// What the records of a file hold, told from its first record.
