@@ -53,7 +53,6 @@ pub mod dlpack;
 mod dtype;
 mod element;
 mod error;
-mod error_location;
 #[cfg(feature = "events")]
 pub mod events;
 pub mod guide;
@@ -63,13 +62,6 @@ pub mod io;
 #[cfg(feature = "keras")]
 pub mod keras;
 pub mod limits;
-#[cfg(any(
-    feature = "checkpoint",
-    feature = "keras",
-    feature = "npy",
-    feature = "safetensors"
-))]
-mod mmap;
 #[cfg(feature = "npy")]
 pub mod npy;
 pub mod pb;
@@ -95,7 +87,8 @@ pub use element::{
     UInt2, UInt4, Variant,
 };
 pub use error::{
-    Error, IoSource, Location, OverflowError, RangeError, Result, ShapeError, SizeCheck,
+    Error, ErrorKind, IoSource, LocatedError, Location, OverflowError, RangeError, Result,
+    ShapeError, SizeCheck,
 };
 pub use proto::{FromProtoOptions, compress_tensor_proto_in_place};
 pub use shape::{MAX_DIMENSIONS, PartialTensorShape, TensorShape};

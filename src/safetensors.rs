@@ -147,7 +147,7 @@ pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
     let len = usize::try_from(len).map_err(|_| bad(&what, "file does not fit in memory"))?;
     // Large files go into a huge-page-advised map (fewer page faults).
     let bytes = if len >= LARGE {
-        crate::mmap::read_large(&mut file, len).map_err(io)?
+        crate::buffer::read_policy::read_exact_new(&mut file, len).map_err(io)?
     } else {
         let mut v = Vec::new();
         std::io::Read::read_to_end(&mut file, &mut v).map_err(io)?;
@@ -206,7 +206,7 @@ pub unsafe fn load_mmap<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>
     let path = path.as_ref();
     let what = path.display().to_string();
     // SAFETY: the caller guarantees the file is not changed while mapped.
-    let bytes = unsafe { crate::mmap::map(path, &what)? };
+    let bytes = unsafe { crate::io::BytesBlob::map(path)? }.into_bytes();
     load_named(bytes, &what)
 }
 

@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         Ok(Ok(code)) => code,
         Ok(Err(err)) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Ok(Err(err)) => {
-            eprintln!("tftensor: {}", error::one_line(&err));
+            eprintln!("tftensor: {}", err.to_string().replace(['\n', '\r'], " "));
             ExitCode::from(EXIT_ERROR)
         }
         Err(_) => ExitCode::from(EXIT_ERROR),

@@ -38,31 +38,24 @@ pub fn open(
     options: &ReadOptions,
 ) -> Result<Box<dyn TensorSource>> {
     let mut opts = OpenOptions::default();
+    opts.format = format;
     opts.npy_dtype = options.npy_dtype;
     if options.mmap {
         // SAFETY: `--mmap` is the user's promise that the files are not
         // modified or truncated while this process runs.
         opts = unsafe { opts.with_mmap() };
     }
-    let at = io::locate(path, format).map_err(|e| located(path, e))?;
+    let at = io::locate(path, &opts).map_err(hint)?;
     if let Some(note) = &at.note {
         eprintln!("tftensor: note: {note}");
     }
-    let source = io::open_located(&at, &opts);
-    source.map_err(|e| located(path, e))
+    io::open_located(&at, &opts).map_err(hint)
 }
 
-/// The error, naming `path` when the library's error names no file, and
-/// this front's option where the error needs one.
-pub fn located(path: &Path, err: tftensor::Error) -> anyhow::Error {
-    if let tftensor::Error::OpaqueDtype { .. } = err {
-        let shown = path.display().to_string();
-        let err = err.with_path(shown);
+/// The error, with this front's option where the error needs one.
+pub fn hint(err: tftensor::Error) -> anyhow::Error {
+    if err.kind() == tftensor::ErrorKind::OpaqueDtype {
         return anyhow::anyhow!("{err}: pass --npy-dtype, e.g. --npy-dtype bfloat16");
     }
-    if err.path().is_some() {
-        anyhow::Error::new(err)
-    } else {
-        anyhow::Error::new(err).context(path.display().to_string())
-    }
+    anyhow::Error::new(err)
 }

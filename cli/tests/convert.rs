@@ -245,7 +245,7 @@ fn an_empty_directory_is_an_error_not_an_empty_source() {
             .arg("convert")
             .arg(&src)
             .arg(dir.path().join("o.pb")),
-        &["no tensors here", "looked for a SavedModel"],
+        &["not a format tftensor reads", "tried checkpoint, "],
     );
     assert!(!dir.path().join("o.pb").exists());
 }

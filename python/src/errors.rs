@@ -13,7 +13,7 @@ use tft::Error;
 /// (including sizes that overflow, as NumPy's "array is too big").
 pub(crate) fn to_py(err: Error) -> PyErr {
     let msg = err.to_string();
-    match err {
+    match err.inner().clone() {
         Error::UnsupportedDataType { .. } | Error::DataTypeMismatch { .. } => {
             PyTypeError::new_err(msg)
         }

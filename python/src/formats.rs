@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use tft::Tensor;
@@ -27,23 +26,21 @@ fn to_dict<'py>(
 
 /// The compression of the TFRecord at `path`: `name` when given, else
 /// what the file's first bytes say (the library's detection).
-fn compression_of(path: &str, name: Option<&str>) -> PyResult<tft::tfrecord::Compression> {
+fn compression_of(path: &str, name: Option<&str>) -> PyResult<tft::io::Compression> {
     match name {
         Some(name) => compression(name),
-        None => tft::io::tfrecord_compression(path.as_ref()).map_err(to_py),
+        None => {
+            let as_tfrecord =
+                tft::io::OpenOptions::default().with_format(tft::io::Format::TFRECORD);
+            Ok(tft::io::locate(path, &as_tfrecord)
+                .map_err(to_py)?
+                .compression)
+        }
     }
 }
 
-fn compression(name: &str) -> PyResult<tft::tfrecord::Compression> {
-    use tft::tfrecord::Compression;
-    match name.to_ascii_uppercase().as_str() {
-        "" | "NONE" => Ok(Compression::None),
-        "ZLIB" => Ok(Compression::Zlib),
-        "GZIP" => Ok(Compression::Gzip),
-        _ => Err(PyValueError::new_err(format!(
-            "compression must be \"\", \"ZLIB\" or \"GZIP\", not {name:?}"
-        ))),
-    }
+pub(crate) fn compression(name: &str) -> PyResult<tft::io::Compression> {
+    tft::io::Compression::parse(name).map_err(to_py)
 }
 
 /// Every variable of a TensorFlow checkpoint (`path` is the prefix, as

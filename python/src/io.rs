@@ -34,6 +34,9 @@ fn open_source(
     mmap: bool,
 ) -> PyResult<Box<dyn TensorSource>> {
     let mut opts = OpenOptions::default();
+    if let Some(format) = format {
+        opts = opts.with_format(parse_format(format)?);
+    }
     if let Some(name) = npy_dtype {
         opts = opts.with_npy_dtype(parse_dtype(name)?);
     }
@@ -42,9 +45,7 @@ fn open_source(
         // `open`, that the file is not changed while tensors from it live.
         opts = unsafe { opts.with_mmap() };
     }
-    let format = format.map(parse_format).transpose()?;
-    let source = io::open_as(path, format, &opts).map_err(to_py)?;
-    Ok(source)
+    io::open_with(path, &opts).map_err(to_py)
 }
 
 /// A tensor from a `tftensor.Tensor` (shared, no copy) or any DLPack producer.
@@ -221,12 +222,12 @@ pub(crate) fn save(
     format: Option<&str>,
 ) -> PyResult<()> {
     let named = named_tensors(py, tensors)?;
-    let format = format.map(parse_format).transpose()?;
+    let mut options = io::CreateOptions::default();
+    if let Some(format) = format {
+        options = options.with_format(parse_format(format)?);
+    }
     py.detach(|| {
-        let mut sink = match format {
-            Some(f) => io::create(&path, f),
-            None => io::create_as(&path),
-        }?;
+        let mut sink = io::create_with(&path, &options)?;
         for (name, tensor) in &named {
             sink.add(name, tensor)?;
         }

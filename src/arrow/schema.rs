@@ -11,7 +11,8 @@ use arrow_array::RecordBatch;
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 
 use super::decode::SEQUENCE_COLUMN;
-use super::stream::{StreamOptions, expand, read_examples_arrow};
+use super::stream::{StreamOptions, read_examples_arrow};
+use crate::io::{Format, OpenOptions, expand, locate};
 use crate::{Error, Result};
 
 /// Records decoded per batch while a schema is gathered.
@@ -49,7 +50,7 @@ impl fmt::Display for ExamplesSchema {
 /// without holding them: they are decoded a batch at a time and the
 /// batches' schemas merged (a column `null` in one batch takes another
 /// batch's type). Each file's compression is found from its bytes
-/// ([`crate::io::tfrecord_compression`]). `sequence` reads
+/// (as [`crate::io::locate`] finds it). `sequence` reads
 /// `SequenceExample`s.
 ///
 /// # Errors
@@ -70,7 +71,8 @@ pub fn examples_schema(
     let mut merged = Merged::default();
     for pattern in paths {
         for file in expand(pattern.as_ref())? {
-            let compression = crate::io::tfrecord_compression(&file)?;
+            let as_tfrecord = OpenOptions::default().with_format(Format::TFRECORD);
+            let compression = locate(&file, &as_tfrecord)?.compression;
             let options = StreamOptions::new(SCHEMA_BATCH)
                 .compression(compression)
                 .sequence(sequence);

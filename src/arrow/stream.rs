@@ -119,7 +119,7 @@ pub fn read_examples_arrow(
     }
     let mut files = VecDeque::new();
     for p in paths {
-        files.extend(expand(p.as_ref())?);
+        files.extend(crate::io::expand(p.as_ref())?);
     }
     Ok(ExampleBatches {
         files,
@@ -130,66 +130,6 @@ pub fn read_examples_arrow(
         record: Vec::new(),
         done: false,
     })
-}
-
-/// A path, or the sorted matches of a glob in its file name.
-pub(super) fn expand(path: &Path) -> Result<Vec<PathBuf>> {
-    let Some(pattern) = path.file_name().and_then(|n| n.to_str()) else {
-        return Ok(vec![path.to_path_buf()]);
-    };
-    if !pattern.contains(['*', '?']) {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(dir.display().to_string(), &e))?;
-    let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir.display().to_string(), &e))?;
-        let name = entry.file_name();
-        if name
-            .to_str()
-            .is_some_and(|n| glob_match(pattern.as_bytes(), n.as_bytes()))
-        {
-            out.push(entry.path());
-        }
-    }
-    if out.is_empty() {
-        return Err(Error::not_found("no file matches").with_path(path.display()));
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// `*` (any run) and `?` (one byte) matching, iterative backtracking.
-fn glob_match(pattern: &[u8], name: &[u8]) -> bool {
-    let (mut p, mut n) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while n < name.len() {
-        match (pattern.get(p), name.get(n)) {
-            (Some(b'*'), _) => {
-                star = Some((p, n));
-                p += 1;
-            }
-            (Some(&c), Some(&d)) if c == b'?' || c == d => {
-                p += 1;
-                n += 1;
-            }
-            _ => match star {
-                Some((sp, sn)) => {
-                    star = Some((sp, sn + 1));
-                    p = sp + 1;
-                    n = sn + 1;
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern
-        .get(p..)
-        .is_some_and(|rest| rest.iter().all(|&c| c == b'*'))
 }
 
 impl ExampleBatches {
@@ -261,19 +201,5 @@ impl Iterator for ExampleBatches {
             self.done = true;
         }
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match(b"*.tfrecord", b"a.tfrecord"));
-        assert!(glob_match(b"part-?-*", b"part-1-of-3"));
-        assert!(!glob_match(b"*.gz", b"a.tfrecord"));
-        assert!(glob_match(b"a*b*c", b"abxbc"));
-        assert!(!glob_match(b"a?", b"a"));
     }
 }

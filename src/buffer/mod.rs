@@ -15,15 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{Error, OverflowError, Result};
 
-#[cfg(any(feature = "checkpoint", feature = "npy", feature = "tfrecord"))]
 pub(crate) mod read_jobs;
-#[cfg(any(
-    feature = "checkpoint",
-    feature = "keras",
-    feature = "npy",
-    feature = "safetensors",
-    feature = "tfrecord"
-))]
 pub(crate) mod read_policy;
 mod root;
 mod shared;

@@ -11,35 +11,50 @@ use std::sync::{Mutex, PoisonError};
 
 use super::read_policy::READ_CHUNK;
 
-/// Bytes to read from a file into memory, and the checksum to take of
-/// them, if any.
-pub(crate) struct Job<'d> {
-    pub(crate) offset: u64,
-    pub(crate) dst: &'d mut [u8],
-    pub(crate) sum: Option<Sum>,
+/// Bytes to read into memory: where from, where to, and the checksum to
+/// take of them, if any ([`Blob::read_ranges`](crate::io::Blob::read_ranges)).
+///
+/// ```
+/// use tftensor::io::{Checksum, RangeRead};
+/// let mut dst = [0u8; 16];
+/// let r = RangeRead { offset: 64, dst: &mut dst, sum: Some(Checksum::Crc32c) };
+/// assert_eq!(r.dst.len(), 16);
+/// ```
+#[derive(Debug)]
+pub struct RangeRead<'d> {
+    /// Where the bytes start in the blob.
+    pub offset: u64,
+    /// Where they go; its length is how many to read.
+    pub dst: &'d mut [u8],
+    /// The checksum to take of them as they arrive.
+    pub sum: Option<Checksum>,
 }
 
-/// A checksum [`read_jobs`] takes.
+/// A checksum taken of bytes as they are read.
+///
+/// ```
+/// use tftensor::io::Checksum;
+/// assert_eq!(Checksum::Crc32c.of(b"123456789"), 0xe306_9283);
+/// assert_eq!(Checksum::Crc32.of(b"123456789"), 0xcbf4_3926);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Sum {
-    /// CRC-32C (TF's checkpoints and TFRecord).
-    #[cfg_attr(
-        not(any(feature = "checkpoint", feature = "tfrecord")),
-        allow(dead_code)
-    )]
+#[non_exhaustive]
+pub enum Checksum {
+    /// CRC-32C, unmasked (TF's checkpoints and TFRecord).
     Crc32c,
     /// CRC-32 (zip's, ISO-HDLC).
-    #[cfg_attr(not(feature = "npy"), allow(dead_code))]
     Crc32,
 }
 
-impl Sum {
+impl Checksum {
     /// The checksum of `data`.
-    pub(crate) fn of(self, data: &[u8]) -> u32 {
+    pub fn of(self, data: &[u8]) -> u32 {
         match self {
-            Sum::Crc32c => crate::crc32c::value(data),
+            Checksum::Crc32c => crate::crc32c::value(data),
             // CRC-32: the value fits in the low 32 bits.
-            Sum::Crc32 => crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32IsoHdlc, data) as u32,
+            Checksum::Crc32 => {
+                crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32IsoHdlc, data) as u32
+            }
         }
     }
 
@@ -50,10 +65,10 @@ impl Sum {
     /// `crc_fast::checksum_combine` took 8 µs, which for the 256 pieces of
     /// a 256 MiB read was 6–8% of its CPU time, all of it after both
     /// threads had finished.
-    pub(crate) fn combine(self, a: u32, b: u32, len_b: u64) -> u32 {
+    pub fn combine(self, a: u32, b: u32, len_b: u64) -> u32 {
         let (poly, powers) = match self {
-            Sum::Crc32c => (CRC32C_POLY, &CRC32C_POWERS),
-            Sum::Crc32 => (CRC32_POLY, &CRC32_POWERS),
+            Checksum::Crc32c => (CRC32C_POLY, &CRC32C_POWERS),
+            Checksum::Crc32 => (CRC32_POLY, &CRC32_POWERS),
         };
         // x^(8·len_b) = the product of x^(2^(k+3)) over the set bits k.
         let mut shift = 1 << 31; // x^0
@@ -112,9 +127,12 @@ const PARALLEL_MIN: u64 = 16 << 20;
 /// job's checksum (CRC-32C unmasked) where asked. A large read goes on two
 /// threads, each taking the next piece when it is free: the copy out of
 /// the page cache and the checksum both run on both cores, and the pieces'
-/// checksums are combined in order ([`Sum::combine`]). On error, the first
+/// checksums are combined in order ([`Checksum::combine`]). On error, the first
 /// failing piece's.
-pub(crate) fn read_jobs(file: &File, jobs: Vec<Job<'_>>) -> std::io::Result<Vec<Option<u32>>> {
+pub(crate) fn read_jobs(
+    file: &File,
+    jobs: Vec<RangeRead<'_>>,
+) -> std::io::Result<Vec<Option<u32>>> {
     let mut out: Vec<Option<u32>> = jobs.iter().map(|j| j.sum.map(|_| 0)).collect();
     let mut pieces = Vec::new();
     let mut total = 0u64;
@@ -150,7 +168,7 @@ struct Piece<'d> {
     job: usize,
     at: u64,
     dst: &'d mut [u8],
-    sum: Option<Sum>,
+    sum: Option<Checksum>,
 }
 
 impl Piece<'_> {
@@ -249,10 +267,10 @@ mod tests {
 
     #[test]
     fn sums_are_crc32c_and_zip_crc32_and_combine() {
-        assert_eq!(Sum::Crc32c.of(b"123456789"), 0xe306_9283);
-        assert_eq!(Sum::Crc32.of(b"123456789"), 0xcbf4_3926);
+        assert_eq!(Checksum::Crc32c.of(b"123456789"), 0xe306_9283);
+        assert_eq!(Checksum::Crc32.of(b"123456789"), 0xcbf4_3926);
         let data: Vec<u8> = (0..10_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
-        for sum in [Sum::Crc32c, Sum::Crc32] {
+        for sum in [Checksum::Crc32c, Checksum::Crc32] {
             for cut in [0, 1, 4096, 9_999, 10_000] {
                 let (a, b) = data.split_at(cut);
                 assert_eq!(
@@ -277,22 +295,22 @@ mod tests {
         let sums = read_jobs(
             &file,
             vec![
-                Job {
+                RangeRead {
                     offset: (len - (3 << 20)) as u64,
                     dst: &mut b,
                     sum: None,
                 },
-                Job {
+                RangeRead {
                     offset: 0,
                     dst: &mut a,
-                    sum: Some(Sum::Crc32c),
+                    sum: Some(Checksum::Crc32c),
                 },
             ],
         )
         .unwrap();
         assert_eq!(
             sums,
-            vec![None, Some(Sum::Crc32c.of(&data[..len - (3 << 20)]))]
+            vec![None, Some(Checksum::Crc32c.of(&data[..len - (3 << 20)]))]
         );
         assert!(a == data[..len - (3 << 20)] && b == data[len - (3 << 20)..]);
         // Past the end: the pieces that cross it fail, and the error is
@@ -300,10 +318,10 @@ mod tests {
         let mut c = vec![0u8; 18 << 20];
         let err = read_jobs(
             &file,
-            vec![Job {
+            vec![RangeRead {
                 offset: 4 << 20,
                 dst: &mut c,
-                sum: Some(Sum::Crc32),
+                sum: Some(Checksum::Crc32),
             }],
         )
         .unwrap_err();
@@ -316,7 +334,10 @@ mod tests {
     #[test]
     fn combine_agrees_with_crc_fast_at_every_length_scale() {
         use crc_fast::CrcAlgorithm::{Crc32Iscsi, Crc32IsoHdlc};
-        for (sum, algorithm) in [(Sum::Crc32c, Crc32Iscsi), (Sum::Crc32, Crc32IsoHdlc)] {
+        for (sum, algorithm) in [
+            (Checksum::Crc32c, Crc32Iscsi),
+            (Checksum::Crc32, Crc32IsoHdlc),
+        ] {
             let (a, b) = (sum.of(b"left part"), sum.of(b"right"));
             let lengths = [
                 0,

@@ -23,12 +23,6 @@
 //! hand out bytes they read (every caller checks how many arrived).
 
 use std::io;
-#[cfg(any(
-    feature = "npy",
-    feature = "safetensors",
-    feature = "keras",
-    feature = "tfrecord"
-))]
 use std::io::Read;
 use std::sync::Mutex;
 
@@ -223,9 +217,9 @@ impl ReadBuf {
     /// The address of the first byte (stable: the buffer never moves,
     /// [`freeze`](Self::freeze) included), to place data at aligned
     /// offsets.
-    #[cfg_attr(
-        not(any(feature = "checkpoint", feature = "tfrecord")),
-        allow(dead_code)
+    #[allow(
+        dead_code,
+        reason = "used by some formats' readers; a build without them leaves it unused"
     )]
     pub(crate) fn addr(&self) -> usize {
         match &self.inner {
@@ -261,7 +255,10 @@ impl ReadBuf {
 /// # Errors
 /// The read's error (`UnexpectedEof` when `r` ends early); an allocation
 /// failure as `OutOfMemory`.
-#[cfg(any(feature = "keras", feature = "npy", feature = "safetensors"))]
+#[allow(
+    dead_code,
+    reason = "used by some formats' readers; a build without them leaves it unused"
+)]
 pub(crate) fn read_exact_new<R: Read>(r: &mut R, len: usize) -> io::Result<Bytes> {
     let mut buf = ReadBuf::new(len).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
     for chunk in buf.as_mut_slice().chunks_mut(READ_CHUNK) {
@@ -281,7 +278,10 @@ pub(crate) const READ_CHUNK: usize = 1 << 20;
 ///
 /// # Errors
 /// The read's error (`Interrupted` is retried).
-#[cfg(feature = "tfrecord")]
+#[allow(
+    dead_code,
+    reason = "used by some formats' readers; a build without them leaves it unused"
+)]
 pub(crate) fn fill_chunked<R: Read + ?Sized>(
     r: &mut R,
     dst: &mut [u8],
@@ -313,9 +313,9 @@ pub(crate) fn fill_chunked<R: Read + ?Sized>(
 
 /// The smallest position at or after `pos` whose address in a buffer at
 /// `base` plus `skew` is a multiple of `align` (a power of two).
-#[cfg_attr(
-    not(any(feature = "checkpoint", feature = "tfrecord")),
-    allow(dead_code)
+#[allow(
+    dead_code,
+    reason = "used by some formats' readers; a build without them leaves it unused"
 )]
 pub(crate) fn align_pos(base: usize, pos: usize, skew: usize, align: usize) -> usize {
     let addr = base.wrapping_add(pos).wrapping_add(skew);

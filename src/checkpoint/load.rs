@@ -13,7 +13,7 @@ use std::fs::File;
 use bytes::Bytes;
 
 use crate::ALIGNMENT;
-use crate::buffer::read_jobs::{Job, Sum, read_jobs};
+use crate::buffer::read_jobs::{Checksum, RangeRead, read_jobs};
 use crate::buffer::read_policy::{LARGE, ReadBuf, align_pos};
 use crate::error::{Error, Result};
 
@@ -113,10 +113,10 @@ pub(super) fn load_shard(
             .ok_or(Error::AllocationFailed { bytes: room })?;
         rest = after;
         at = start + dst.len();
-        jobs.push(Job {
+        jobs.push(RangeRead {
             offset: span.offset,
             dst,
-            sum: want_crc.then_some(Sum::Crc32c),
+            sum: want_crc.then_some(Checksum::Crc32c),
         });
     }
     let crcs = read_jobs(file, jobs).map_err(|e| Error::io(name, &e))?;

@@ -32,6 +32,7 @@
 mod entry;
 mod load;
 mod naming;
+pub(crate) use naming::data_file_prefix;
 pub use naming::find_prefix;
 mod reader;
 mod slice;

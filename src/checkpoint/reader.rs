@@ -22,7 +22,7 @@ use super::load::{Loaded, Span, load_shard};
 use super::naming::{data_path, resolve_prefix};
 use super::slice::{TensorSlice, copy_overlap, encode_tensor_name_slice};
 use super::table;
-use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
+use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
 
 /// `kTensorBundleVersion`: the newest bundle version this reader knows.
 pub(crate) const BUNDLE_VERSION: i32 = 1;
@@ -788,10 +788,10 @@ fn fill_pod(
     dtype: DataType,
     buf: &mut [u8],
 ) -> Result<()> {
-    let job = Job {
+    let job = RangeRead {
         offset,
         dst: &mut *buf,
-        sum: dec.verify.then_some(Sum::Crc32c),
+        sum: dec.verify.then_some(Checksum::Crc32c),
     };
     let crcs = read_jobs(file, vec![job]).map_err(|e| Error::io(name, &e))?;
     if let Some(&Some(crc)) = crcs.first() {
@@ -828,8 +828,11 @@ fn open_shard(path: &Path, mode: Mode) -> Shard {
 fn map_shard(file: File, name: String) -> Shard {
     // SAFETY: `open_mmap`'s caller promises the file is not modified or
     // truncated while the mapping (held by the returned `Bytes`) lives.
-    match unsafe { crate::mmap::map_file(&file, &name) } {
-        Ok(bytes) => Shard::Bytes { bytes, name },
+    match unsafe { crate::io::BytesBlob::map_file(&file, &name) } {
+        Ok(blob) => Shard::Bytes {
+            bytes: blob.into_bytes(),
+            name,
+        },
         Err(e) => Shard::Missing(e),
     }
 }

@@ -87,7 +87,7 @@ pub fn discover(path: impl AsRef<Path>) -> Result<Vec<RunFiles>> {
 
 /// TensorBoard's test: the basename holds `tfevents`, and it is not a
 /// profiler stub.
-fn is_summary_events_file(name: &str) -> bool {
+pub(crate) fn is_summary_events_file(name: &str) -> bool {
     name.contains("tfevents") && !name.ends_with(".profile-empty")
 }
 

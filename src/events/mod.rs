@@ -56,6 +56,7 @@ mod reader;
 mod series;
 mod writer;
 
+pub(crate) use discover::is_summary_events_file;
 pub use discover::{RunFiles, discover};
 pub use reader::EventReader;
 pub use series::{Series, SeriesInfo, SeriesValues, list, series};

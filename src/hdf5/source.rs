@@ -148,7 +148,8 @@ impl Source {
                     file,
                     pos: start + pos,
                 };
-                crate::mmap::read_large(&mut r, n as usize).map_err(|e| Error::io(name, &e))
+                crate::buffer::read_policy::read_exact_new(&mut r, n as usize)
+                    .map_err(|e| Error::io(name, &e))
             }
             Source::File { .. } => Ok(Bytes::from(self.read_vec(pos, n, what)?)),
         }

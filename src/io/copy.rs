@@ -2,7 +2,7 @@
 //! reported in bytes.
 
 use super::sink::TensorSink;
-use super::source::TensorSource;
+use super::source::{Entry, TensorSource};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 
@@ -121,17 +121,28 @@ pub struct CopyReport {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn select(source: &dyn TensorSource, names: &[String]) -> Result<Vec<usize>> {
+    Ok(picked(source, names)?.into_iter().map(|(i, _)| i).collect())
+}
+
+/// The selected entries with their indices: every entry, or those named,
+/// in the order given.
+fn picked(source: &dyn TensorSource, names: &[String]) -> Result<Vec<(usize, Entry)>> {
     let entries = source.entries();
     if names.is_empty() {
-        return Ok((0..entries.len()).collect());
+        return Ok(entries.iter().cloned().enumerate().collect());
     }
     names
         .iter()
         .map(|name| {
-            entries.iter().position(|e| e.name == *name).ok_or_else(|| {
-                Error::not_found(format!("no tensor named '{name}'"))
-                    .with_path(source.path().display())
-            })
+            entries
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e.name == *name)
+                .map(|(i, e)| (i, e.clone()))
+                .ok_or_else(|| {
+                    Error::not_found(format!("no tensor named '{name}'"))
+                        .with_path(source.path().display())
+                })
         })
         .collect()
 }
@@ -147,15 +158,13 @@ pub fn select(source: &dyn TensorSource, names: &[String]) -> Result<Vec<usize>>
 /// one-tensor output given several.
 ///
 /// ```
-/// use tftensor::io::{copy, create, open, CopyOptions, Format, TensorSource};
-/// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
-/// let out = tmp.path().join("copy-doc.safetensors");
+/// use tftensor::io::{copy, create, open, CopyOptions, TensorSource};
+/// let tmp = tempfile::tempdir().unwrap();
+/// let out = tmp.path().join("copy.safetensors");
 /// let mut src = open("tests/data/checkpoints/tf2_keras")?;
-/// let sink = create(&out, Format::Safetensors)?;
-/// let report = copy(src.as_mut(), sink, CopyOptions::default().skip_unsupported(true))?;
+/// let report = copy(src.as_mut(), create(&out)?, CopyOptions::default().skip_unsupported(true))?;
 /// assert_eq!(report.skipped, ["_CHECKPOINTABLE_OBJECT_GRAPH"]);
 /// assert_eq!(open(&out)?.entries().len(), report.copied);
-/// # std::fs::remove_file(&out).ok();
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn copy(
@@ -165,13 +174,10 @@ pub fn copy(
 ) -> Result<CopyReport> {
     let to = sink.format();
     let mut report = CopyReport::default();
-    let mut picked = Vec::new();
-    for i in select(source, &options.only)? {
-        let Some(e) = source.entries().get(i) else {
-            continue;
-        };
+    let mut copied = Vec::new();
+    for (i, e) in picked(source, &options.only)? {
         if to.can_hold(e.dtype) {
-            picked.push(i);
+            copied.push((i, e));
         } else if options.skip_unsupported {
             if let Some(on) = options.progress.as_mut() {
                 on(&CopyEvent::Skipped {
@@ -179,45 +185,34 @@ pub fn copy(
                     dtype: e.dtype,
                 });
             }
-            report.skipped.push(e.name.clone());
+            report.skipped.push(e.name);
         } else {
             return Err(Error::UnsupportedDataType {
                 dtype: Some(e.dtype),
-                message: format!(
-                    "{}: tensor '{}' has dtype {}, which {to} cannot hold",
-                    source.path().display(),
-                    e.name,
-                    e.dtype.name()
-                ),
-            });
+                message: format!("dtype {}, which {to} cannot hold", e.dtype.name()),
+            }
+            .with_path(source.path().display())
+            .with_key(&e.name));
         }
     }
-    if to.holds_one_tensor() && picked.len() != 1 {
+    if to.holds_one_tensor() && copied.len() != 1 {
         return Err(Error::InvalidArgument(format!(
             "a {to} file holds one tensor, and {} are selected",
-            picked.len()
-        )));
+            copied.len()
+        ))
+        .with_path(sink.path().display()));
     }
-    let total_bytes = picked
-        .iter()
-        .filter_map(|&i| source.entries().get(i)?.byte_len)
-        .sum();
+    // A tensor of unknown size (strings) counts nothing, in the total and
+    // in the progress.
+    let total_bytes = copied.iter().filter_map(|(_, e)| e.byte_len).sum();
     sink.set_metadata(&source.metadata());
-    let planned: Vec<_> = picked
-        .iter()
-        .filter_map(|&i| source.entries().get(i).cloned())
-        .collect();
+    let planned: Vec<Entry> = copied.iter().map(|(_, e)| e.clone()).collect();
     sink.plan(&planned)?;
     if let Some(on) = options.progress.as_mut() {
         on(&CopyEvent::Start { total_bytes });
     }
-    for i in picked {
-        let Some(e) = source.entries().get(i) else {
-            continue;
-        };
-        // A tensor of unknown size (strings) counts nothing, as in
-        // `total_bytes`.
-        let (name, len) = (e.name.clone(), e.byte_len.unwrap_or(0));
+    for (i, e) in copied {
+        let len = e.byte_len.unwrap_or(0);
         let (before, mut read) = (report.bytes, 0u64);
         let progress = &mut options.progress;
         let tensor = source.read_with_progress(i, &mut |n| {
@@ -225,18 +220,14 @@ pub fn copy(
             if let Some(on) = progress.as_mut() {
                 // The file's bytes include a header: at most the tensor's.
                 on(&CopyEvent::Reading {
-                    name: &name,
+                    name: &e.name,
                     done_bytes: before + read.min(len),
                 });
             }
         })?;
-        let Some(e) = source.entries().get(i) else {
-            continue;
-        };
         sink.add(&e.name, &tensor)?;
         report.copied += 1;
-        // Progress counts the tensors whose size is known, as `total_bytes`.
-        report.bytes += e.byte_len.unwrap_or(0);
+        report.bytes += len;
         if let Some(on) = options.progress.as_mut() {
             on(&CopyEvent::Copied {
                 name: &e.name,

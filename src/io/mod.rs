@@ -1,7 +1,9 @@
-//! One tensor-file layer for every format: [`Format`] says what a path
-//! holds, a [`TensorSource`] lists its [`Entry`]s from headers alone and
-//! reads them one at a time, a [`TensorSink`] writes atomically, and
-//! [`copy`] moves tensors from one to the other. The CLI and the Python
+//! One tensor-file layer for every format: a [`Format`] row says what a
+//! path holds and how to read and write it, a [`TensorSource`] lists its
+//! [`Entry`]s from headers alone and reads them one at a time, a
+//! [`TensorSink`] writes atomically, and [`copy`] moves tensors from one to
+//! the other. Formats read through a [`Blob`] (a local file, a map, bytes,
+//! a zip member, a remote object) from a [`Store`]. The CLI and the Python
 //! module are fronts over this module and hold no format knowledge.
 //!
 //! ```
@@ -15,26 +17,41 @@
 //! # Ok::<(), tftensor::Error>(())
 //! ```
 //!
-//! Adding a format: its module under `src/`, one row in [`Format`], and its
-//! source and sink in `src/io/formats/`, behind its cargo feature.
+//! Adding a format: its module under `src/`, one adapter file in
+//! `src/io/formats/` holding its row and its source and sink, and the
+//! row's line in that folder's `mod.rs`, behind its cargo feature.
 
+mod blob;
+mod compression;
 mod copy;
 mod detect;
 mod format;
 mod formats;
+mod glob;
+mod located;
 mod open;
+mod options;
+mod probe;
+mod row;
 mod sink;
 mod slice;
 mod source;
 mod staged;
+mod store;
 
+pub use blob::{Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, Window};
+pub use compression::Compression;
 pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
-#[cfg(feature = "tfrecord")]
-pub use detect::tfrecord_compression;
-pub use detect::{Located, detect, output_format};
+pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]
 pub use formats::events::select_series;
-pub use open::{create, create_as, create_located, locate, open, open_as, open_located};
+pub use glob::expand;
+pub use located::Located;
+pub use open::{
+    create, create_as, create_located, create_with, open, open_as, open_located, open_with,
+};
+pub use options::{CreateOptions, OpenOptions};
 pub use sink::TensorSink;
-pub use source::{Entry, InMemory, OpenOptions, TensorSource};
+pub use source::{Entry, InMemory, TensorSource};
+pub use store::{Item, LocalFs, Stat, Store};

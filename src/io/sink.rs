@@ -9,11 +9,11 @@ use crate::tensor::Tensor;
 /// leaves nothing under the final name.
 ///
 /// ```
-/// use tftensor::io::{create, Format, TensorSink};
+/// use tftensor::io::{create, TensorSink};
 /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
 /// let dir = tmp.path().join("sink-doc");
 /// std::fs::create_dir_all(&dir)?;
-/// let mut sink = create(dir.join("w.npz"), Format::Npz)?;
+/// let mut sink = create(dir.join("w.npz"))?;
 /// sink.add("a", &tftensor::Tensor::from(1.0f32))?;
 /// sink.finish()?;
 /// assert!(dir.join("w.npz").is_file());
@@ -23,6 +23,9 @@ use crate::tensor::Tensor;
 pub trait TensorSink: Send {
     /// The format being written.
     fn format(&self) -> super::format::Format;
+
+    /// The path (or URL) being written, as errors name it.
+    fn path(&self) -> &std::path::Path;
 
     /// Keeps the source's metadata (safetensors' `__metadata__` ...) where
     /// the format has a place for it; others ignore it.
@@ -44,12 +47,12 @@ pub trait TensorSink: Send {
     /// cannot hold, a repeated name), and I/O errors.
     ///
     /// ```
-    /// use tftensor::io::{create, Entry, Format, TensorSink};
+    /// use tftensor::io::{create, Entry, TensorSink};
     /// use tftensor::{DataType, Tensor, TensorShape};
     /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
     /// let dir = tmp.path().join("plan-doc");
     /// std::fs::create_dir_all(&dir)?;
-    /// let mut sink = create(dir.join("w.safetensors"), Format::Safetensors)?;
+    /// let mut sink = create(dir.join("w.safetensors"))?;
     /// sink.plan(&[Entry::new("w", DataType::Float, TensorShape::new(&[2])?)])?;
     /// sink.add("w", &Tensor::from_vec([2], vec![1.0f32, 2.0])?)?;
     /// sink.finish()?;
@@ -94,14 +97,51 @@ impl<W: WriteEntry> TensorSink for Written<W> {
         self.format
     }
 
+    fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        self.writer
-            .write_entry(name, tensor)
-            .map_err(|e| e.with_path(self.path.display()).with_key(name))
+        self.writer.write_entry(name, tensor)
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
-        let shown = self.path.display().to_string();
-        self.writer.finish_all().map_err(|e| e.with_path(shown))
+        self.writer.finish_all()
+    }
+}
+
+/// A format's sink as [`create_located`](super::create_located) hands it
+/// out: every error carries the output's path (and the tensor's name) as
+/// fields, here, once for every format.
+pub(crate) struct Output(pub(crate) Box<dyn TensorSink>);
+
+impl TensorSink for Output {
+    fn format(&self) -> super::format::Format {
+        self.0.format()
+    }
+
+    fn path(&self) -> &std::path::Path {
+        self.0.path()
+    }
+
+    fn set_metadata(&mut self, metadata: &[(String, String)]) {
+        self.0.set_metadata(metadata);
+    }
+
+    fn plan(&mut self, tensors: &[super::Entry]) -> Result<()> {
+        let path = self.0.path().display().to_string();
+        self.0.plan(tensors).map_err(|e| e.with_path(path))
+    }
+
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        let path = self.0.path().display().to_string();
+        self.0
+            .add(name, tensor)
+            .map_err(|e| e.with_path(path).with_key(name))
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        let path = self.0.path().display().to_string();
+        self.0.finish().map_err(|e| e.with_path(path))
     }
 }

@@ -165,7 +165,7 @@ pub trait TensorSource: Send {
 ///
 /// ```
 /// use tftensor::io::{InMemory, Format, TensorSource};
-/// let mut src = InMemory::new(Format::Npz, "mem", [("a".to_string(), tftensor::Tensor::from(1i32))]);
+/// let mut src = InMemory::new(Format::NPZ, "mem", [("a".to_string(), tftensor::Tensor::from(1i32))]);
 /// assert_eq!(src.read(0)?.as_slice::<i32>()?, [1]);
 /// # Ok::<(), tftensor::Error>(())
 /// ```
@@ -183,7 +183,7 @@ impl InMemory {
     ///
     /// ```
     /// use tftensor::io::{Format, InMemory, TensorSource};
-    /// let src = InMemory::new(Format::Npz, "mem", [("x".to_string(), tftensor::Tensor::from(2u8))]);
+    /// let src = InMemory::new(Format::NPZ, "mem", [("x".to_string(), tftensor::Tensor::from(2u8))]);
     /// assert_eq!(src.entries()[0].name, "x");
     /// ```
     pub fn new(
@@ -208,7 +208,7 @@ impl InMemory {
     ///
     /// ```
     /// use tftensor::io::{Format, InMemory, TensorSource};
-    /// let src = InMemory::new(Format::Safetensors, "m", []).with_metadata(vec![("k".into(), "v".into())]);
+    /// let src = InMemory::new(Format::SAFETENSORS, "m", []).with_metadata(vec![("k".into(), "v".into())]);
     /// assert_eq!(src.metadata(), [("k".to_string(), "v".to_string())]);
     /// ```
     pub fn with_metadata(mut self, metadata: Vec<(String, String)>) -> InMemory {
@@ -340,54 +340,4 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
 /// The error for an index past the entries.
 pub(crate) fn no_index(index: usize, path: &Path) -> Error {
     Error::not_found(format!("no tensor number {index}")).with_path(path.display())
-}
-
-/// Options for opening a source ([`open_as`](crate::io::open_as)).
-///
-/// ```
-/// let opts = tftensor::io::OpenOptions::default().with_npy_dtype(tftensor::DataType::BFloat16);
-/// assert_eq!(opts.npy_dtype, Some(tftensor::DataType::BFloat16));
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct OpenOptions {
-    /// The dtype of NumPy arrays stored as opaque bytes (`V1`/`V2`, how
-    /// NumPy saves ml_dtypes' bfloat16, float8 and int4).
-    pub npy_dtype: Option<DataType>,
-    /// Memory-map checkpoint and safetensors inputs: aligned tensors are
-    /// then used in place. Set it only when nothing changes the files while
-    /// the source is alive (see [`OpenOptions::with_mmap`]).
-    pub mmap: bool,
-}
-
-impl OpenOptions {
-    /// Reads opaque NumPy arrays as `dtype`.
-    ///
-    /// ```
-    /// use tftensor::{io::OpenOptions, DataType};
-    /// let opts = OpenOptions::default().with_npy_dtype(DataType::BFloat16);
-    /// let src = tftensor::io::open_as("tests/data/npy/arrays.npz", None, &opts)?;
-    /// assert!(src.entries().iter().any(|e| e.dtype == DataType::BFloat16));
-    /// # Ok::<(), tftensor::Error>(())
-    /// ```
-    pub fn with_npy_dtype(mut self, dtype: DataType) -> OpenOptions {
-        self.npy_dtype = Some(dtype);
-        self
-    }
-
-    /// Memory-maps inputs where the format allows it.
-    ///
-    /// # Safety
-    /// The files must not be modified or truncated while the source or any
-    /// tensor read from it is alive: reads go straight to the mapped pages.
-    ///
-    /// ```
-    /// // SAFETY: nothing writes the test fixtures.
-    /// let opts = unsafe { tftensor::io::OpenOptions::default().with_mmap() };
-    /// assert!(opts.mmap);
-    /// ```
-    pub unsafe fn with_mmap(mut self) -> OpenOptions {
-        self.mmap = true;
-        self
-    }
 }

@@ -36,10 +36,7 @@ fn parent_and_prefix(dest: &Path) -> Result<(PathBuf, String)> {
     if !parent.is_dir() {
         return Err(at(
             dest,
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("directory {} does not exist", parent.display()),
-            ),
+            std::io::Error::new(std::io::ErrorKind::NotFound, "its directory does not exist"),
         ));
     }
     Ok((parent, format!(".{name}.")))

@@ -62,6 +62,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
+pub(crate) use header::MAGIC;
 pub use npz::{NpzReader, NpzWriter};
 
 fn read_path(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
@@ -272,7 +273,7 @@ pub unsafe fn read_npy_mmap_as<P: AsRef<Path>>(path: P, dtype: DataType) -> Resu
 unsafe fn read_mmap(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
     let what = path.display().to_string();
     // SAFETY: the caller guarantees the file is not changed while mapped.
-    let bytes = unsafe { crate::mmap::map(path, &what)? };
+    let bytes = unsafe { crate::io::BytesBlob::map(path)? }.into_bytes();
     read::from_bytes(bytes, as_dtype, &what)
 }
 

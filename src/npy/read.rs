@@ -109,7 +109,7 @@ pub(crate) fn from_stored(
     as_dtype: Option<DataType>,
     what: &str,
 ) -> Result<Option<Tensor>> {
-    use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
+    use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
     // The header is in the first 64 KiB (NumPy writes a few hundred bytes).
     let Ok(prefix_len) = usize::try_from(total.min(64 << 10)) else {
         return Ok(None);
@@ -133,12 +133,12 @@ pub(crate) fn from_stored(
         .ok()
         .and_then(|n| prefix.get(..n))
         .unwrap_or_default();
-    let head_crc = Sum::Crc32.of(head);
+    let head_crc = Checksum::Crc32.of(head);
     let mut buf = crate::buffer::read_policy::ReadBuf::new(len)?;
-    let job = Job {
+    let job = RangeRead {
         offset: start + header_end,
         dst: buf.as_mut_slice(),
-        sum: Some(Sum::Crc32),
+        sum: Some(Checksum::Crc32),
     };
     let Ok(sums) = read_jobs(file, vec![job]) else {
         return Ok(None);
@@ -146,7 +146,7 @@ pub(crate) fn from_stored(
     let Some(&Some(data_crc)) = sums.first() else {
         return Ok(None);
     };
-    if Sum::Crc32.combine(head_crc, data_crc, len as u64) != expected {
+    if Checksum::Crc32.combine(head_crc, data_crc, len as u64) != expected {
         return Ok(None);
     }
     let data = buf.freeze().map_err(|e| io_err(what, &e))?;
@@ -216,10 +216,10 @@ fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u6
 const MAP_THRESHOLD: usize = 4 << 20;
 
 /// Reads exactly `len` bytes of data; large data into a huge-page-advised
-/// anonymous map (see [`crate::mmap::read_large`]).
+/// anonymous map (see [`read_exact_new`](crate::buffer::read_policy::read_exact_new)).
 fn read_data<R: Read>(r: &mut R, len: usize, what: &str) -> Result<Bytes> {
     if len >= MAP_THRESHOLD {
-        return crate::mmap::read_large(r, len).map_err(|e| io_err(what, &e));
+        return crate::buffer::read_policy::read_exact_new(r, len).map_err(|e| io_err(what, &e));
     }
     let mut data = try_vec::<u8>(len)?;
     // `take` + `read_to_end` fills the reserved capacity without zeroing it

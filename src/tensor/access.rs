@@ -61,7 +61,10 @@ impl Tensor {
     /// Writable raw bytes of this tensor's region (POD dtypes), after
     /// copy-on-write. For `bool` any byte may be written: bool views check
     /// their bytes when they are built.
-    #[cfg(any(feature = "checkpoint", feature = "dlpack", feature = "keras"))]
+    #[allow(
+        dead_code,
+        reason = "used by some formats' readers; a build without them leaves it unused"
+    )]
     pub(crate) fn raw_bytes_mut(&mut self) -> Result<&mut [u8]> {
         if !self.dtype.can_use_memcpy() {
             return Err(self.no_raw_bytes());

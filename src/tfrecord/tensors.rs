@@ -158,7 +158,7 @@ const SKEW_PEEK: usize = 256;
 /// data CRC mismatch, an I/O error), so that errors are exactly that
 /// path's.
 fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
-    use crate::buffer::read_jobs::{Job, Sum, read_at, read_jobs};
+    use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
     use crate::buffer::read_policy::align_pos;
     if len < LARGE_FILE {
         return Ok(None);
@@ -242,10 +242,10 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
             .ok_or(Error::AllocationFailed { bytes: room })?;
         rest = after;
         ranges.push(start..start + size);
-        jobs.push(Job {
+        jobs.push(RangeRead {
             offset: at,
             dst,
-            sum: Some(Sum::Crc32c),
+            sum: Some(Checksum::Crc32c),
         });
         pos = start + size;
     }

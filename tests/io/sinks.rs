@@ -7,12 +7,12 @@ use super::data;
 
 fn formats_that_write_files() -> [(Format, &'static str); 6] {
     [
-        (Format::Npy, "o.npy"),
-        (Format::Npz, "o.npz"),
-        (Format::Safetensors, "o.safetensors"),
-        (Format::TfRecord, "o.tfrecord"),
-        (Format::TensorProto, "o.pb"),
-        (Format::TensorProtoDir, "o_dir"),
+        (Format::NPY, "o.npy"),
+        (Format::NPZ, "o.npz"),
+        (Format::SAFETENSORS, "o.safetensors"),
+        (Format::TFRECORD, "o.tfrecord"),
+        (Format::TENSORPROTO, "o.pb"),
+        (Format::TENSORPROTO_DIR, "o_dir"),
     ]
 }
 
@@ -21,7 +21,7 @@ fn a_sink_dropped_unfinished_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     for (format, name) in formats_that_write_files() {
         let p = dir.path().join(name);
-        let mut sink = io::create(&p, format).unwrap();
+        let mut sink = io::create_as(&p, format).unwrap();
         sink.add("x", &Tensor::from(1.0f32)).unwrap();
         drop(sink);
         assert!(!p.exists(), "{format}");
@@ -36,7 +36,7 @@ fn every_sink_writes_what_its_source_reads_back() {
     let t = Tensor::from_vec([2, 2], vec![1i32, -2, 3, -4]).unwrap();
     for (format, name) in formats_that_write_files() {
         let p = dir.path().join(name);
-        let mut sink = io::create(&p, format).unwrap();
+        let mut sink = io::create_as(&p, format).unwrap();
         sink.add("x", &t).unwrap();
         sink.finish().unwrap();
         let mut src = io::open(&p).unwrap();
@@ -59,7 +59,7 @@ fn copy_reports_progress_in_bytes_and_skips_by_name() {
         .sum();
     let mut events = Vec::new();
     let mut on = |e: &CopyEvent<'_>| events.push(format!("{e:?}"));
-    let sink = io::create(&out, Format::Safetensors).unwrap();
+    let sink = io::create_as(&out, Format::SAFETENSORS).unwrap();
     let opts = CopyOptions::default()
         .skip_unsupported(true)
         .progress(&mut on);
@@ -97,7 +97,7 @@ fn copy_reports_progress_inside_one_large_tensor() {
         CopyEvent::Copied { done_bytes, .. } => copied.push(done_bytes),
         _ => {}
     };
-    let sink = io::create(&out, Format::Safetensors).unwrap();
+    let sink = io::create_as(&out, Format::SAFETENSORS).unwrap();
     io::copy(src.as_mut(), sink, CopyOptions::default().progress(&mut on)).unwrap();
     // The header's small reads, then the data in 64 MiB steps.
     assert!(reading.windows(2).all(|w| w[0] <= w[1]), "{reading:?}");
@@ -115,11 +115,11 @@ fn copy_refuses_what_the_output_cannot_hold() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o.safetensors");
     let mut src = io::open(data("checkpoints/tf2_keras")).unwrap();
-    let sink = io::create(&out, Format::Safetensors).unwrap();
+    let sink = io::create_as(&out, Format::SAFETENSORS).unwrap();
     let err = io::copy(src.as_mut(), sink, CopyOptions::default()).unwrap_err();
     assert!(
         matches!(
-            err,
+            err.inner(),
             Error::UnsupportedDataType {
                 dtype: Some(DataType::String),
                 ..
@@ -127,6 +127,7 @@ fn copy_refuses_what_the_output_cannot_hold() {
         ),
         "{err:?}"
     );
+    assert_eq!(err.key(), Some("_CHECKPOINTABLE_OBJECT_GRAPH"));
     assert!(!out.exists());
 }
 
@@ -139,13 +140,13 @@ fn can_hold_follows_each_formats_own_table() {
         if let Ok(t) = t {
             let saved =
                 tftensor::safetensors::save(dir.path().join("x.safetensors"), [("x", &t)]).is_ok();
-            assert_eq!(saved, Format::Safetensors.can_hold(dt), "{dt}");
+            assert_eq!(saved, Format::SAFETENSORS.can_hold(dt), "{dt}");
             // npy: what reads back as the same dtype.
             let back = tftensor::npy::to_npy_bytes(&t)
                 .ok()
                 .and_then(|b| tftensor::npy::read_npy_bytes(b.into()).ok())
                 .is_some_and(|r| r.dtype() == dt);
-            assert_eq!(back, Format::Npy.can_hold(dt), "{dt}");
+            assert_eq!(back, Format::NPY.can_hold(dt), "{dt}");
         }
     }
 }
@@ -196,7 +197,7 @@ fn a_planned_safetensors_sink_writes_the_crates_bytes_in_any_order() {
     )
     .unwrap();
     let planned = dir.path().join("planned.safetensors");
-    let mut sink = io::create(&planned, Format::Safetensors).unwrap();
+    let mut sink = io::create_as(&planned, Format::SAFETENSORS).unwrap();
     sink.set_metadata(&metadata);
     let entries: Vec<io::Entry> = tensors
         .iter()
@@ -224,10 +225,14 @@ fn a_planned_sink_refuses_what_was_not_planned_and_what_never_came() {
     )];
     let two = Tensor::from_vec([2], vec![1.0f32, 2.0]).unwrap();
 
-    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    let mut sink = io::create_as(&p, Format::SAFETENSORS).unwrap();
     sink.plan(&plan).unwrap();
     let err = sink.add("y", &two).unwrap_err();
-    assert!(matches!(err, Error::InvalidArgument(_)), "{err}");
+    assert!(matches!(err.inner(), Error::InvalidArgument(_)), "{err}");
+    assert_eq!(
+        (err.path(), err.key()),
+        (Some(&*p.display().to_string()), Some("y"))
+    );
     let err = sink
         .add("x", &Tensor::from_vec([2], vec![1i32, 2]).unwrap())
         .unwrap_err();
@@ -238,13 +243,11 @@ fn a_planned_sink_refuses_what_was_not_planned_and_what_never_came() {
     assert!(!p.exists());
 
     // A name given twice, or a dtype safetensors cannot hold, fails the plan.
-    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    let mut sink = io::create_as(&p, Format::SAFETENSORS).unwrap();
     let err = sink.plan(&[plan[0].clone(), plan[0].clone()]).unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
-    let mut sink = io::create(&p, Format::Safetensors).unwrap();
+    let mut sink = io::create_as(&p, Format::SAFETENSORS).unwrap();
     let s = io::Entry::new("s", DataType::String, tftensor::TensorShape::scalar());
-    assert!(matches!(
-        sink.plan(&[s]),
-        Err(Error::UnsupportedDataType { .. })
-    ));
+    let err = sink.plan(&[s]).unwrap_err();
+    assert_eq!(err.kind(), tftensor::ErrorKind::UnsupportedDataType);
 }

@@ -66,7 +66,7 @@ fn opaque_npz_members_need_the_dtype_option() {
     );
     assert_eq!(err.location().and_then(|at| at.key.as_deref()), Some("bf"));
     let opts = OpenOptions::default().with_npy_dtype(DataType::BFloat16);
-    let mut src = io::open_as(data("npy/arrays.npz"), None, &opts).unwrap();
+    let mut src = io::open_with(data("npy/arrays.npz"), &opts).unwrap();
     let i = src.entries().iter().position(|e| e.name == "bf").unwrap();
     assert_eq!(src.entries()[i].dtype, DataType::BFloat16);
     assert_eq!(src.read(i).unwrap().dtype(), DataType::BFloat16);
@@ -110,7 +110,7 @@ fn metadata_survives_copy_to_safetensors() {
     let meta = vec![("format".to_string(), "pt".to_string())];
     tftensor::safetensors::save_with_metadata(&a, [("w", &Tensor::from(1u8))], &meta).unwrap();
     let mut src = io::open(&a).unwrap();
-    let sink = io::create(&b, io::Format::Safetensors).unwrap();
+    let sink = io::create_as(&b, io::Format::SAFETENSORS).unwrap();
     io::copy(src.as_mut(), sink, io::CopyOptions::default()).unwrap();
     assert_eq!(
         tftensor::safetensors::read_header(&b).unwrap().metadata,
@@ -176,7 +176,7 @@ fn keras_graphdef_and_events_are_sources_too() {
     for file in ["seq.keras", "seq.weights.h5", "shard.weights.json", "k2.h5"] {
         let p = data(&format!("keras/{file}"));
         let mut src = io::open(&p).unwrap();
-        assert_eq!(src.format(), io::Format::Keras, "{file}");
+        assert_eq!(src.format(), io::Format::KERAS, "{file}");
         let direct = tftensor::keras::KerasFile::open(&p).unwrap();
         assert_eq!(src.entries().len(), direct.entries().len(), "{file}");
         let name = direct.entries()[0].name.clone();
@@ -185,13 +185,13 @@ fn keras_graphdef_and_events_are_sources_too() {
     // A frozen GraphDef: its Const nodes, decoded when read.
     let p = data("saved_model/frozen_v2.pb");
     let mut src = io::open(&p).unwrap();
-    assert_eq!(src.format(), io::Format::GraphDef);
+    assert_eq!(src.format(), io::Format::GRAPH_DEF);
     let consts = tftensor::saved_model::GraphConstants::open(&p).unwrap();
     let first = &consts.entries()[0].name;
     assert_eq!(src.read_named(first).unwrap(), consts.read(first).unwrap());
     // A TensorBoard log directory: a series per run and tag, with steps.
     let mut src = io::open(data("events/runs")).unwrap();
-    assert_eq!(src.format(), io::Format::Events);
+    assert_eq!(src.format(), io::Format::EVENTS);
     let steps = src.read_named("train/metric/steps").unwrap();
     let values = src.read_named("train/metric").unwrap();
     assert_eq!(values.shape().dim_sizes()[0], steps.num_elements());
@@ -202,7 +202,7 @@ fn keras_sink_writes_what_keras_source_reads() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.weights.h5");
     let mut src = io::open(data("keras/seq.weights.h5")).unwrap();
-    let sink = io::create_as(&out).unwrap();
+    let sink = io::create(&out).unwrap();
     io::copy(src.as_mut(), sink, io::CopyOptions::default()).unwrap();
     let mut back = io::open(&out).unwrap();
     assert_eq!(back.entries(), src.entries());
@@ -210,7 +210,7 @@ fn keras_sink_writes_what_keras_source_reads() {
         assert_eq!(back.read(i).unwrap(), src.read(i).unwrap());
     }
     // A .keras needs a config: refused, not written as bare HDF5.
-    assert!(io::create_as(dir.path().join("m.keras")).is_err());
+    assert!(io::create(dir.path().join("m.keras")).is_err());
 }
 
 #[test]
@@ -227,11 +227,16 @@ fn read_slice_reads_the_stored_slices_of_a_checkpoint_and_cuts_elsewhere() {
     assert_eq!(part.as_slice::<f32>().unwrap(), want.as_slice());
     // A format without slices: the tensor read, then the box cut out.
     let t = Tensor::from_vec([8, 5], (0..40).map(|v| v as f32).collect::<Vec<_>>()).unwrap();
-    let mut mem = io::InMemory::new(io::Format::Npz, "mem", [(big.to_string(), t)]);
+    let mut mem = io::InMemory::new(io::Format::NPZ, "mem", [(big.to_string(), t)]);
     assert_eq!(mem.read_slice(0, &[2..6, 1..4]).unwrap(), part);
     // A box that does not fit: an error naming the path and the tensor.
     let err = src.read_slice(i, &[0..9, 0..5]).unwrap_err();
-    assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+    assert!(matches!(err.inner(), Error::InvalidArgument(_)), "{err:?}");
+    assert_eq!(err.key(), Some(big));
+    assert!(
+        err.path().is_some_and(|p| p.ends_with("sharded/ckpt")),
+        "{err}"
+    );
     let one_range = std::slice::from_ref(&(0..1));
     let err = mem.read_slice(0, one_range).unwrap_err();
     assert!(err.to_string().contains("needs 2 ranges, got 1"), "{err}");

@@ -6,7 +6,7 @@ use anyhow::Result;
 use tftensor::io::{self, CopyEvent, CopyOptions, Format};
 
 use crate::progress::Progress;
-use crate::source::{ReadOptions, format_parser, located, open};
+use crate::source::{ReadOptions, format_parser, hint, open};
 
 /// Convert between checkpoint, npz, safetensors, TFRecord, npy and
 /// TensorProto files.
@@ -44,20 +44,14 @@ pub struct ConvertArgs {
     pub read: ReadOptions,
 }
 
-/// The error's text with its outermost context last: `PATH: what; hint`.
-fn one_line_rev(err: &anyhow::Error) -> String {
-    let mut parts: Vec<String> = err.chain().map(|e| e.to_string()).collect();
-    let hint = parts.remove(0);
-    format!("{}; {hint}", parts.join(": "))
-}
-
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let out = io::output_format(&args.output, args.to)
-        .map_err(|e| located(&args.output, e).context("pass --to to name it"))
-        .map_err(|e| anyhow::anyhow!("{}", one_line_rev(&e)))?;
+    let mut create = io::CreateOptions::default();
+    create.format = args.to;
+    let out = io::locate_output(&args.output, &create)
+        .map_err(|e| anyhow::anyhow!("{e}; pass --to to name it"))?;
     let mut input = open(&args.input, args.format, &args.read)?;
-    let sink = io::create_located(&out).map_err(|e| located(&args.output, e))?;
+    let sink = io::create_located(&out, &create).map_err(hint)?;
     let mut progress: Option<Progress> = None;
     let mut on = |event: &CopyEvent<'_>| match *event {
         CopyEvent::Start { total_bytes } => {
@@ -80,16 +74,14 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         .skip_unsupported(args.skip_unsupported)
         .progress(&mut on);
     io::copy(input.as_mut(), sink, options).map_err(|e| {
-        let (path, hint) = match &e {
-            tftensor::Error::UnsupportedDataType { .. } => {
-                (&args.input, " (--skip-unsupported leaves it out)")
+        let hint = match e.kind() {
+            tftensor::ErrorKind::UnsupportedDataType => " (--skip-unsupported leaves it out)",
+            tftensor::ErrorKind::InvalidArgument if out.format.holds_one_tensor() => {
+                " (pick one with --only)"
             }
-            tftensor::Error::InvalidArgument(_) if out.format.holds_one_tensor() => {
-                (&args.output, " (pick one with --only)")
-            }
-            _ => (&args.input, ""),
+            _ => "",
         };
-        anyhow::anyhow!("{}{hint}", crate::error::one_line(&located(path, e)))
+        anyhow::anyhow!("{e}{hint}")
     })?;
     Ok(())
 }

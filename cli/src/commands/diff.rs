@@ -11,7 +11,7 @@ use tftensor::{DataType, Tensor, TensorShape};
 
 use tftensor::io::{Entry, Format};
 
-use crate::error::at_tensor;
+use crate::error::at;
 use crate::numeric::Shown;
 use crate::progress::Progress;
 use crate::source::{ReadOptions, format_parser, open};
@@ -101,9 +101,9 @@ pub fn run(args: &DiffArgs) -> Result<bool> {
                 y.shape.debug_string()
             ))
         } else {
-            let ta = a.read(i).map_err(|e| at_tensor(&args.a, &x.name, e))?;
-            let tb = b.read(j).map_err(|e| at_tensor(&args.b, &y.name, e))?;
-            compare(&ta, &tb, tol).map_err(|e| at_tensor(&args.b, &x.name, e))?
+            let ta = a.read(i).map_err(|e| at(&args.a, &x.name, e))?;
+            let tb = b.read(j).map_err(|e| at(&args.b, &y.name, e))?;
+            compare(&ta, &tb, tol).map_err(|e| at(&args.b, &x.name, e))?
         };
         progress.advance(x.byte_len.unwrap_or(0));
         if let Some(what) = found {

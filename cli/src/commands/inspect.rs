@@ -11,7 +11,7 @@ use tftensor::{DataType, Tensor};
 
 use tftensor::io::Format;
 
-use crate::error::at_tensor;
+use crate::error::at;
 use crate::numeric::Shown;
 use crate::progress::Progress;
 use crate::source::{ReadOptions, format_parser, open};
@@ -166,7 +166,7 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
         // tensor source, so it is asked for by name.
         let text = tftensor::saved_model::SavedModel::open(path)
             .and_then(|m| m.show_all())
-            .map_err(|e| crate::source::located(path, e))?;
+            .map_err(|e| crate::source::hint(e.with_path(path.display())))?;
         let mut out = super::stdout();
         out.write_all(text.as_bytes())?;
         out.flush()?;
@@ -174,7 +174,7 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     }
     if args.arrow_schema {
         let schema = tftensor::arrow::examples_schema([path], false)
-            .map_err(|e| crate::source::located(path, e))?;
+            .map_err(|e| crate::source::hint(e.with_path(path.display())))?;
         let mut out = super::stdout();
         writeln!(out, "{}: {} Examples", path.display(), schema.records)?;
         write!(out, "{schema}")?;
@@ -194,18 +194,18 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
         let needs_read = wants_stats || (args.stats && e.dtype == DataType::String);
         progress.advance(0);
         let tensor = if needs_read {
-            Some(input.read(i).map_err(|err| at_tensor(path, &e.name, err))?)
+            Some(input.read(i).map_err(|err| at(path, &e.name, err))?)
         } else {
             None
         };
         let bytes = match &tensor {
             Some(t) if e.dtype == DataType::String => {
-                Some(string_bytes(t).map_err(|err| at_tensor(path, &e.name, err))?)
+                Some(string_bytes(t).map_err(|err| at(path, &e.name, err))?)
             }
             _ => e.byte_len,
         };
         let st = match &tensor {
-            Some(t) if wants_stats => t.stats().map_err(|err| at_tensor(path, &e.name, err))?,
+            Some(t) if wants_stats => t.stats().map_err(|err| at(path, &e.name, err))?,
             _ => None,
         };
         if args.stats {

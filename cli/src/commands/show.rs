@@ -7,8 +7,8 @@ use anyhow::Result;
 
 use tftensor::io::{Format, select, select_series};
 
-use crate::error::at_tensor;
-use crate::source::{ReadOptions, format_parser, located, open};
+use crate::error::at;
+use crate::source::{ReadOptions, format_parser, hint, open};
 
 /// Print tensors exactly as TensorFlow prints them (`SummarizeValue`).
 ///
@@ -51,10 +51,10 @@ pub fn run(args: &ShowArgs) -> Result<()> {
     let entries = input.entries().to_vec();
     let mut picked = Vec::new();
     if args.tag.is_empty() || !args.names.is_empty() {
-        picked = select(input.as_ref(), &args.names).map_err(|e| located(&args.path, e))?;
+        picked = select(input.as_ref(), &args.names).map_err(hint)?;
     }
     for tag in &args.tag {
-        let series = select_series(input.as_ref(), tag).map_err(|e| located(&args.path, e))?;
+        let series = select_series(input.as_ref(), tag).map_err(hint)?;
         picked.extend(series);
     }
     let mut out = super::stdout();
@@ -62,9 +62,7 @@ pub fn run(args: &ShowArgs) -> Result<()> {
         let Some(entry) = entries.get(i) else {
             continue;
         };
-        let tensor = input
-            .read(i)
-            .map_err(|e| at_tensor(&args.path, &entry.name, e))?;
+        let tensor = input.read(i).map_err(|e| at(&args.path, &entry.name, e))?;
         if k > 0 {
             writeln!(out)?;
         }

@@ -78,7 +78,25 @@ pub fn assert_error(cmd: &mut Command, parts: &[&str]) -> String {
     for p in parts {
         assert!(err.contains(p), "{err:?} lacks {p:?}");
     }
+    assert_no_path_twice(&err);
     err
+}
+
+/// Asserts that no path in an error line is printed twice: the library's
+/// errors carry their path as a field and print it once, and the CLI
+/// never writes it into text again.
+pub fn assert_no_path_twice(line: &str) {
+    let paths: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, ':' | ',' | '\'' | '"' | '(' | ')' | ';')))
+        .filter(|w| w.contains('/') && w.len() > 1)
+        .collect();
+    for (i, p) in paths.iter().enumerate() {
+        assert!(
+            !paths[i + 1..].contains(p),
+            "{p:?} printed twice in {line:?}"
+        );
+    }
 }
 
 /// Every file and directory under `dir`, relative, sorted.

@@ -1,14 +1,75 @@
-//! TensorFlow checkpoints (tensor bundles) as a source and a sink.
+//! TensorFlow checkpoints (tensor bundles): the row, the source and the
+//! sink.
 
 use std::ops::Range;
-use std::path::Path;
 
-use crate::checkpoint::{BundleReader, BundleWriter, TensorSlice};
+use crate::checkpoint::{BundleReader, BundleWriter, TensorSlice, data_file_prefix};
+use crate::dtype::DataType;
 use crate::error::Result;
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::{WriteEntry, Written};
 use crate::io::source::{Entry, Listed, ReadEntry};
+use crate::io::store::path_key;
+use crate::io::{CreateOptions, Format, Located, OpenOptions, Stat, TensorSink, TensorSource};
 use crate::tensor::Tensor;
+
+impl Format {
+    /// A TensorFlow checkpoint (tensor bundle): a prefix such as `dir/ckpt-3`,
+    /// a checkpoint directory, or a SavedModel directory.
+    pub const CHECKPOINT: Format = Format::named("checkpoint");
+}
+
+pub(crate) const ROW: Row = Row {
+    extensions: &["index"],
+    sniff,
+    resolve,
+    create: Some(create),
+    names_output,
+    output,
+    can_hold: DataType::is_valid_tensor_dtype,
+    ..Row::base(Format::CHECKPOINT, open)
+};
+
+/// An `.index` or data file, a folder with a checkpoint in it (a state
+/// file, a SavedModel's variables, an `.index`), or a prefix whose
+/// `.index` exists.
+fn sniff(p: &Probe<'_>) -> Option<Certainty> {
+    let yes = match p.stat {
+        Stat::File { .. } => p.name.ends_with(".index") || data_file_prefix(&p.name).is_some(),
+        Stat::Dir => {
+            p.has_file("checkpoint")
+                || p.has_file("saved_model.pb")
+                || p.has_file("saved_model.pbtxt")
+                || p.items().is_ok_and(|items| {
+                    items
+                        .iter()
+                        .any(|i| i.name.ends_with(".index") && i.stat != Stat::Dir)
+                })
+                || matches!(
+                    p.stat_of(
+                        &p.store
+                            .join(&p.store.join(p.key, "variables"), "variables.index")
+                    ),
+                    Stat::File { .. }
+                )
+        }
+        _ => matches!(p.stat_of(&format!("{}.index", p.key)), Stat::File { .. }),
+    };
+    yes.then_some(Certainty::Name)
+}
+
+/// The prefix the path names (a state file's latest, a SavedModel's
+/// `variables/variables`, an `.index` file's stem), with a note on a
+/// fallback taken.
+fn resolve(at: &mut Located) -> Result<()> {
+    if let Some(path) = at.local_path() {
+        let (prefix, note) = crate::checkpoint::find_prefix(&path)?;
+        at.key = path_key(&prefix);
+        at.note = note;
+    }
+    Ok(())
+}
 
 /// Reads a checkpoint's tensors by key; a slice reads only the stored
 /// slices that overlap it.
@@ -38,34 +99,47 @@ impl ReadEntry for BundleReader {
     }
 }
 
-/// Opens the bundle at `prefix` and lists its full tensors from the index,
-/// in TF's key order (partitioned variables assembled; slice entries not
-/// listed, as `tf.train.list_variables`).
-pub(crate) fn open(prefix: &Path, mmap: bool) -> Result<Listed<BundleReader>> {
-    let shown = prefix.display();
-    let reader = if mmap {
+/// Opens the bundle at the prefix and lists its full tensors from the
+/// index, in TF's key order (partitioned variables assembled; slice
+/// entries not listed, as `tf.train.list_variables`).
+fn open(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    let prefix = at.local_only()?;
+    let reader = if options.mmap() {
         // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the caller's
         // promise that the files are not changed while mapped.
-        unsafe { BundleReader::open_mmap(prefix) }
+        unsafe { BundleReader::open_mmap(&prefix) }
     } else {
-        BundleReader::open(prefix)
-    }
-    .map_err(|e| e.with_path(&shown))?;
+        BundleReader::open(&prefix)
+    }?;
     let entries = reader
         .keys()
         .map(|key| {
-            let (dtype, shape) = reader
-                .dtype_and_shape(key)
-                .map_err(|e| e.with_path(&shown).with_key(key))?;
+            let (dtype, shape) = reader.dtype_and_shape(key).map_err(|e| e.with_key(key))?;
             Ok(Entry::new(key, dtype, shape))
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(Listed {
-        format: Format::Checkpoint,
-        path: prefix.to_path_buf(),
+    Ok(Box::new(Listed {
+        format: Format::CHECKPOINT,
+        path: prefix,
         entries,
         reader,
-    })
+    }))
+}
+
+/// A name without an ending, or with a `.ckpt-N` one: a checkpoint prefix.
+fn names_output(key: &str) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    match name.rsplit_once('.') {
+        None => !name.is_empty(),
+        Some((_, ext)) => ext.to_ascii_lowercase().starts_with("ckpt"),
+    }
+}
+
+/// `PREFIX.index` names the prefix.
+fn output(at: &mut Located, _: &CreateOptions) {
+    if let Some(stem) = at.key.strip_suffix(".index") {
+        at.key = stem.to_owned();
+    }
 }
 
 /// `BundleWriter` writes the data under a temporary name and the `.index`
@@ -80,11 +154,12 @@ impl WriteEntry for BundleWriter {
     }
 }
 
-/// Starts a bundle at `prefix`.
-pub(crate) fn create(prefix: &Path) -> Result<Written<BundleWriter>> {
-    Ok(Written {
-        format: Format::Checkpoint,
-        path: prefix.to_path_buf(),
-        writer: BundleWriter::new(prefix)?,
-    })
+/// Starts a bundle at the prefix.
+fn create(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    let prefix = at.local_only()?;
+    Ok(Box::new(Written {
+        format: Format::CHECKPOINT,
+        writer: BundleWriter::new(&prefix)?,
+        path: prefix,
+    }))
 }

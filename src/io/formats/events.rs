@@ -7,12 +7,43 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::events::{SeriesValues, discover, series};
-use crate::io::format::Format;
+use crate::events::{SeriesValues, discover, is_summary_events_file, series};
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::source::{InMemory, TensorSource};
+use crate::io::{Format, Located, OpenOptions};
+
+impl Format {
+    /// A TensorBoard log directory or event file: one series per run and tag;
+    /// read only.
+    pub const EVENTS: Format = Format::named("events");
+}
+
+pub(crate) const ROW: Row = Row {
+    sniff,
+    ..Row::base(Format::EVENTS, open_at)
+};
+
+/// An event file by its name (`events.out.tfevents.…`), or a folder with
+/// event files below it (a log directory of runs).
+fn sniff(p: &Probe<'_>) -> Option<Certainty> {
+    if p.is_file() {
+        return is_summary_events_file(&p.name).then_some(Certainty::Name);
+    }
+    let has_events = p.tree().is_ok_and(|files| {
+        files
+            .iter()
+            .any(|(path, _)| is_summary_events_file(path.rsplit('/').next().unwrap_or(path)))
+    });
+    (p.is_dir() && has_events).then_some(Certainty::Magic)
+}
+
+fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open(&at.local_only()?)?))
+}
 use crate::tensor::Tensor;
 
-pub(crate) fn open(path: &Path) -> Result<InMemory> {
+fn open(path: &Path) -> Result<InMemory> {
     let mut named = Vec::new();
     for s in series(path)? {
         let base = entry_base(&s.run, &s.tag);
@@ -27,7 +58,7 @@ pub(crate) fn open(path: &Path) -> Result<InMemory> {
         let n = s.steps.len();
         named.push((format!("{base}/steps"), Tensor::from_vec([n], s.steps)?));
     }
-    Ok(InMemory::new(Format::Events, path, named))
+    Ok(InMemory::new(Format::EVENTS, path, named))
 }
 
 /// The name of the entry of a series' values.
@@ -40,7 +71,7 @@ fn entry_base(run: &str, tag: &str) -> String {
 }
 
 /// The entries of the series tagged `tag` in a TensorBoard log directory
-/// opened as a source ([`Format::Events`]), in the source's order: in each
+/// opened as a source ([`Format::EVENTS`]), in the source's order: in each
 /// run that has the tag, its values (`RUN/TAG`, just `TAG` in the log
 /// directory itself, or `…@STEP` per step when they do not stack) and its
 /// steps (`…/steps`).
@@ -60,7 +91,7 @@ fn entry_base(run: &str, tag: &str) -> String {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn select_series(source: &dyn TensorSource, tag: &str) -> Result<Vec<usize>> {
-    if source.format() != Format::Events {
+    if source.format() != Format::EVENTS {
         return Err(Error::InvalidArgument(format!(
             "series are read from TensorBoard log directories, not from {} input",
             source.format().name()

@@ -4,11 +4,43 @@
 use std::path::Path;
 
 use crate::error::Result;
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::{WriteEntry, Written};
-use crate::io::source::{Entry, Listed, ReadEntry};
+use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
+use crate::io::{CreateOptions, Format, Located, OpenOptions, TensorSink};
 use crate::keras::{KerasFile, WeightsWriter};
 use crate::tensor::Tensor;
+
+impl Format {
+    /// Keras weights: `.weights.h5`, a `.keras` zip, a sharded `.weights.json`,
+    /// or a legacy Keras 2 `.h5`.
+    pub const KERAS: Format = Format::named("keras");
+}
+
+pub(crate) const ROW: Row = Row {
+    extensions: &["h5", "keras", "hdf5"],
+    magic: &[b"\x89HDF\r\n\x1a\n"],
+    sniff,
+    create: Some(create_at),
+    can_hold: crate::keras::can_hold,
+    ..Row::base(Format::KERAS, open_at)
+};
+
+/// A `.keras` is a zip (as an `.npz` is), a sharded save's manifest is
+/// JSON: their names tell them apart.
+fn sniff(p: &Probe<'_>) -> Option<Certainty> {
+    let named = p.name.ends_with(".keras") || p.name.ends_with(".weights.json");
+    (p.is_file() && named).then_some(Certainty::Name)
+}
+
+fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open(&at.local_only()?)?))
+}
+
+fn create_at(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    Ok(Box::new(create(&at.local_only()?)?))
+}
 
 impl ReadEntry for KerasFile {
     fn read_entry(
@@ -26,7 +58,7 @@ impl ReadEntry for KerasFile {
 }
 
 /// A Keras file, listed from its HDF5 headers.
-pub(crate) fn open(path: &Path) -> Result<Listed<KerasFile>> {
+fn open(path: &Path) -> Result<Listed<KerasFile>> {
     let reader = KerasFile::open(path)?;
     let entries = reader
         .entries()
@@ -38,7 +70,7 @@ pub(crate) fn open(path: &Path) -> Result<Listed<KerasFile>> {
         })
         .collect();
     Ok(Listed {
-        format: Format::Keras,
+        format: Format::KERAS,
         path: path.to_path_buf(),
         entries,
         reader,
@@ -60,7 +92,7 @@ impl WriteEntry for WeightsWriter {
 
 /// Starts a `.weights.h5` at `path`; a `.keras` name is refused (it needs
 /// the model's config).
-pub(crate) fn create(path: &Path) -> Result<Written<WeightsWriter>> {
+fn create(path: &Path) -> Result<Written<WeightsWriter>> {
     if path.extension().is_some_and(|e| e == "keras") {
         return Err(crate::Error::InvalidArgument(format!(
             "{}: a .keras archive needs the model's config.json; write a .weights.h5 \
@@ -69,7 +101,7 @@ pub(crate) fn create(path: &Path) -> Result<Written<WeightsWriter>> {
         )));
     }
     Ok(Written {
-        format: Format::Keras,
+        format: Format::KERAS,
         path: path.to_path_buf(),
         writer: WeightsWriter::create(path)?,
     })

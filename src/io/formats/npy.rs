@@ -11,12 +11,72 @@ use bytes::Bytes;
 use super::tensorproto::stem;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
+use crate::io::{Compression, CreateOptions, Format, Located, OpenOptions, Stat};
 use crate::npy::{NpzReader, NpzWriter, read_npy_header, read_path_reporting, write_npy_to};
 use crate::tensor::Tensor;
+
+impl Format {
+    /// A NumPy `.npy` file (one tensor).
+    pub const NPY: Format = Format::named("npy");
+    /// A NumPy `.npz` archive, or a directory of `.npy` files.
+    pub const NPZ: Format = Format::named("npz");
+}
+
+pub(crate) const NPY_ROW: Row = Row {
+    extensions: &["npy"],
+    magic: &[crate::npy::MAGIC],
+    one_tensor: true,
+    create: Some(create_npy),
+    can_hold: crate::npy::can_hold,
+    ..Row::base(Format::NPY, open_npy_at)
+};
+
+pub(crate) const NPZ_ROW: Row = Row {
+    extensions: &["npz"],
+    magic: &[b"PK\x03\x04", b"PK\x05\x06"],
+    sniff: sniff_npz,
+    create: Some(create_npz),
+    can_hold: crate::npy::can_hold,
+    ..Row::base(Format::NPZ, open_npz_at)
+};
+
+/// A folder of `.npy` files (and no `.pb` files below it, which make it a
+/// TensorProto directory), read as one archive.
+fn sniff_npz(p: &Probe<'_>) -> Option<Certainty> {
+    let npy = p.items().is_ok_and(|items| {
+        items
+            .iter()
+            .any(|i| i.name.ends_with(".npy") && i.stat != Stat::Dir)
+    });
+    let pb = p
+        .tree()
+        .is_ok_and(|files| files.iter().any(|(name, _)| name.ends_with(".pb")));
+    (p.is_dir() && npy && !pb).then_some(Certainty::Content)
+}
+
+fn open_npy_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open_npy(&at.local_only()?, options.npy_dtype)?))
+}
+
+fn open_npz_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    open_npz(&at.local_only()?, options.npy_dtype)
+}
+
+fn create_npy(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    Ok(Box::new(NpySink::create(&at.local_only()?)?))
+}
+
+/// Members deflated when a compression is asked for
+/// (`np.savez_compressed`), stored otherwise (`np.savez`).
+fn create_npz(at: &Located, options: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    let deflate = options.compression.is_some_and(|c| c != Compression::None);
+    Ok(Box::new(NpzSink::create(&at.local_only()?, deflate)?))
+}
 
 /// `.npy` files: one, or every one of a directory, each read whole.
 pub(crate) struct NpyFiles {
@@ -70,12 +130,12 @@ fn listed(
 }
 
 /// One `.npy` file.
-pub(crate) fn open_npy(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<NpyFiles>> {
-    listed(path, Format::Npy, vec![path.to_path_buf()], as_dtype)
+fn open_npy(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<NpyFiles>> {
+    listed(path, Format::NPY, vec![path.to_path_buf()], as_dtype)
 }
 
 /// An `.npz` archive, or a directory of `.npy` files.
-pub(crate) fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dyn TensorSource>> {
+fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dyn TensorSource>> {
     if !path.is_dir() {
         return Ok(Box::new(open_archive(path, as_dtype)?));
     }
@@ -88,7 +148,7 @@ pub(crate) fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dy
         }
     }
     files.sort();
-    Ok(Box::new(listed(path, Format::Npz, files, as_dtype)?))
+    Ok(Box::new(listed(path, Format::NPZ, files, as_dtype)?))
 }
 
 /// An `.npz` archive's members, read one at a time.
@@ -131,7 +191,7 @@ fn open_archive(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<Npz>> 
         entries.push(Entry::new(name, dtype, shape));
     }
     Ok(Listed {
-        format: Format::Npz,
+        format: Format::NPZ,
         path: path.to_path_buf(),
         entries,
         reader: Npz { reader, as_dtype },
@@ -140,14 +200,13 @@ fn open_archive(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<Npz>> 
 
 /// NumPy drops trailing NUL bytes of `S` strings: refuse what would lose
 /// them rather than write a different value.
-fn check_strings(dest: &Path, name: &str, tensor: &Tensor) -> Result<()> {
+fn check_strings(tensor: &Tensor) -> Result<()> {
     if tensor.dtype() == DataType::String {
         let strings = tensor.as_slice::<Bytes>()?;
         if strings.iter().any(|s| s.last() == Some(&0)) {
-            return Err(Error::InvalidArgument(format!(
-                "{}: tensor '{name}': a string ends in a NUL byte, which NumPy's `S` dtype drops",
-                dest.display()
-            )));
+            return Err(Error::InvalidArgument(
+                "a string ends in a NUL byte, which NumPy's `S` dtype drops".into(),
+            ));
         }
     }
     Ok(())
@@ -160,7 +219,7 @@ pub(crate) struct NpySink {
 }
 
 impl NpySink {
-    pub(crate) fn create(path: &Path) -> Result<NpySink> {
+    fn create(path: &Path) -> Result<NpySink> {
         Ok(NpySink {
             staged: StagedFile::new(path)?,
             written: false,
@@ -170,18 +229,20 @@ impl NpySink {
 
 impl TensorSink for NpySink {
     fn format(&self) -> Format {
-        Format::Npy
+        Format::NPY
+    }
+
+    fn path(&self) -> &Path {
+        self.staged.dest()
     }
 
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        let dest = self.staged.dest().to_path_buf();
         if self.written {
             return Err(Error::InvalidArgument(format!(
-                "{}: a .npy file holds one tensor, and '{name}' is a second one",
-                dest.display()
+                "a .npy file holds one tensor, and '{name}' is a second one"
             )));
         }
-        check_strings(&dest, name, tensor)?;
+        check_strings(tensor)?;
         write_npy_to(BufWriter::new(self.staged.file()), tensor)?;
         self.written = true;
         Ok(())
@@ -189,10 +250,7 @@ impl TensorSink for NpySink {
 
     fn finish(self: Box<Self>) -> Result<()> {
         if !self.written {
-            return Err(Error::InvalidArgument(format!(
-                "{}: no tensor to write",
-                self.staged.dest().display()
-            )));
+            return Err(Error::InvalidArgument("no tensor to write".into()));
         }
         self.staged.commit()
     }
@@ -205,14 +263,14 @@ pub(crate) struct NpzSink {
 }
 
 impl NpzSink {
-    pub(crate) fn create(path: &Path) -> Result<NpzSink> {
+    fn create(path: &Path, deflate: bool) -> Result<NpzSink> {
         let mut staged = StagedFile::new(path)?;
         let file = staged
             .file()
             .try_clone()
             .map_err(|e| Error::io(path.display(), e))?;
         Ok(NpzSink {
-            writer: NpzWriter::new(BufWriter::with_capacity(1 << 20, file), false),
+            writer: NpzWriter::new(BufWriter::with_capacity(1 << 20, file), deflate),
             staged,
         })
     }
@@ -220,11 +278,15 @@ impl NpzSink {
 
 impl TensorSink for NpzSink {
     fn format(&self) -> Format {
-        Format::Npz
+        Format::NPZ
+    }
+
+    fn path(&self) -> &Path {
+        self.staged.dest()
     }
 
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        check_strings(self.staged.dest(), name, tensor)?;
+        check_strings(tensor)?;
         self.writer.add(name, tensor)
     }
 

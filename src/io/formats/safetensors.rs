@@ -6,13 +6,49 @@ use std::path::{Path, PathBuf};
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
-use crate::io::source::{Entry, Listed, ReadEntry};
+use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
+use crate::io::{CreateOptions, Format, Located, OpenOptions};
 use crate::safetensors as st;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
+
+impl Format {
+    /// A `.safetensors` file.
+    pub const SAFETENSORS: Format = Format::named("safetensors");
+}
+
+pub(crate) const ROW: Row = Row {
+    extensions: &["safetensors"],
+    sniff,
+    create: Some(create),
+    can_hold: st::can_hold,
+    ..Row::base(Format::SAFETENSORS, open_at)
+};
+
+/// A file that starts with a u64 header length that fits in the file, and
+/// the JSON header's `{`.
+fn sniff(p: &Probe<'_>) -> Option<Certainty> {
+    let len = p.head.get(..8).and_then(|n| <[u8; 8]>::try_from(n).ok());
+    let fits = len
+        .map(u64::from_le_bytes)
+        .and_then(|n| n.checked_add(8))
+        .is_some_and(|end| end <= p.len());
+    (p.is_file() && fits && p.head.get(8) == Some(&b'{')).then_some(Certainty::Content)
+}
+
+fn open_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open(&at.local_only()?, options.mmap())?))
+}
+
+fn create(at: &Located, options: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    let mut sink = SafetensorsSink::create(&at.local_only()?)?;
+    sink.metadata = options.metadata.clone();
+    Ok(Box::new(sink))
+}
 
 /// A `.safetensors` file's tensors: read whole (or mapped) on the first
 /// read, then handed out by clone.
@@ -25,7 +61,7 @@ pub(crate) struct Safetensors {
 }
 
 /// Lists the file from its header alone.
-pub(crate) fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
+fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
     let header = st::read_header(path)?;
     let entries: Vec<Entry> = header
         .tensors
@@ -34,7 +70,7 @@ pub(crate) fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
         .collect();
     let names = entries.iter().map(|e| e.name.clone()).collect();
     Ok(Listed {
-        format: Format::Safetensors,
+        format: Format::SAFETENSORS,
         path: path.to_path_buf(),
         entries,
         reader: Safetensors {
@@ -98,7 +134,7 @@ pub(crate) struct SafetensorsSink {
 }
 
 impl SafetensorsSink {
-    pub(crate) fn create(path: &Path) -> Result<SafetensorsSink> {
+    fn create(path: &Path) -> Result<SafetensorsSink> {
         Ok(SafetensorsSink {
             staged: StagedFile::new(path)?,
             tensors: Vec::new(),
@@ -116,7 +152,11 @@ impl SafetensorsSink {
 
 impl TensorSink for SafetensorsSink {
     fn format(&self) -> Format {
-        Format::Safetensors
+        Format::SAFETENSORS
+    }
+
+    fn path(&self) -> &Path {
+        self.staged.dest()
     }
 
     fn set_metadata(&mut self, metadata: &[(String, String)]) {
@@ -126,9 +166,9 @@ impl TensorSink for SafetensorsSink {
     fn plan(&mut self, tensors: &[Entry]) -> Result<()> {
         let dest = self.staged.dest().display().to_string();
         if self.planned.is_some() || !self.tensors.is_empty() {
-            return Err(Error::InvalidArgument(format!(
-                "safetensors: {dest}: a plan must come once, before the first tensor"
-            )));
+            return Err(Error::InvalidArgument(
+                "safetensors: a plan must come once, before the first tensor".into(),
+            ));
         }
         let rows: Vec<_> = tensors
             .iter()
@@ -149,12 +189,12 @@ impl TensorSink for SafetensorsSink {
         let dest = self.staged.dest().display().to_string();
         let (dtype, shape, at) = planned.get(name).cloned().ok_or_else(|| {
             Error::InvalidArgument(format!(
-                "safetensors: {dest}: tensor {name:?} was not planned, or was added twice"
+                "safetensors: tensor {name:?} was not planned, or was added twice"
             ))
         })?;
         if tensor.dtype() != dtype || tensor.shape() != &shape {
             return Err(Error::InvalidArgument(format!(
-                "safetensors: {dest}: tensor {name:?} is {} {}, planned as {dtype} {shape}",
+                "safetensors: tensor {name:?} is {} {}, planned as {dtype} {shape}",
                 tensor.dtype(),
                 tensor.shape()
             )));
@@ -170,7 +210,7 @@ impl TensorSink for SafetensorsSink {
         if let Some(planned) = &self.planned {
             if let Some(missing) = planned.keys().min() {
                 return Err(Error::InvalidArgument(format!(
-                    "safetensors: {dest}: {} planned tensors were never added, {missing:?} among them",
+                    "safetensors: {} planned tensors were never added, {missing:?} among them",
                     planned.len()
                 )));
             }
@@ -184,7 +224,7 @@ impl TensorSink for SafetensorsSink {
             &self.metadata,
         )
         .map_err(|e| match e {
-            Error::Io { source, .. } => Error::io(&dest, source.get()),
+            Error::Io { source, .. } => Error::io(&dest, source),
             other => other,
         })?;
         self.staged.commit()

@@ -11,12 +11,79 @@ use prost::Message;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
-use crate::io::source::{Entry, Listed, ReadEntry};
+use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::{StagedDir, StagedFile};
+use crate::io::{CreateOptions, Format, Located, OpenOptions};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
+
+impl Format {
+    /// One binary TensorProto (what `tf.io.serialize_tensor` writes).
+    pub const TENSORPROTO: Format = Format::named("tensorproto");
+    /// A directory of binary TensorProto files: tensor `a/b` is `a/b.pb`.
+    pub const TENSORPROTO_DIR: Format = Format::named("tensorproto-dir");
+}
+
+pub(crate) const FILE_ROW: Row = Row {
+    extensions: &["pb"],
+    one_tensor: true,
+    sniff: sniff_file,
+    create: Some(create_file),
+    can_hold: DataType::is_valid_tensor_dtype,
+    ..Row::base(Format::TENSORPROTO, open_file_at)
+};
+
+pub(crate) const DIR_ROW: Row = Row {
+    sniff: sniff_dir,
+    create: Some(create_dir),
+    names_output: |key| key.ends_with('/'),
+    can_hold: DataType::is_valid_tensor_dtype,
+    ..Row::base(Format::TENSORPROTO_DIR, open_dir_at)
+};
+
+fn open_file_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open_file(&at.local_only()?)?))
+}
+
+fn open_dir_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open_dir(&at.local_only()?)?))
+}
+
+fn create_file(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    Ok(Box::new(FileSink::create(&at.local_only()?)?))
+}
+
+fn create_dir(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    Ok(Box::new(DirSink::create(&at.local_only()?)?))
+}
+
+/// A file whose first bytes are a TensorProto's header as TF writes it:
+/// its dtype first (field 1, a tensor's dtype), then its shape.
+fn sniff_file(p: &Probe<'_>) -> Option<Certainty> {
+    let dtype_first = p.head.first() == Some(&0x08);
+    let whole = p.len() <= p.head.len() as u64;
+    let header = crate::proto::peek_header(&p.head, whole);
+    let fits = match header {
+        Some(h) => h.is_ok(),
+        // Cut before the header ended: its dtype is checked.
+        None => p
+            .head
+            .get(1)
+            .is_some_and(|&d| DataType::from_i32(i32::from(d)).is_valid_tensor_dtype()),
+    };
+    (p.is_file() && dtype_first && fits).then_some(Certainty::Content)
+}
+
+/// A folder with `.pb` files below it.
+fn sniff_dir(p: &Probe<'_>) -> Option<Certainty> {
+    let has_pb = p
+        .tree()
+        .is_ok_and(|files| files.iter().any(|(name, _)| name.ends_with(EXT)));
+    (p.is_dir() && has_pb).then_some(Certainty::Content)
+}
 
 /// `tf.io.serialize_tensor`: strings in `string_val`, everything else in
 /// `tensor_content`, as TF's `SerializeTensor` op writes them.
@@ -79,7 +146,7 @@ fn header(path: &Path) -> Result<(DataType, TensorShape)> {
 pub(crate) fn open_file(path: &Path) -> Result<Listed<ProtoFiles>> {
     let (dtype, shape) = header(path)?;
     Ok(Listed {
-        format: Format::TensorProto,
+        format: Format::TENSORPROTO,
         path: path.to_path_buf(),
         entries: vec![Entry::new(stem(path), dtype, shape)],
         reader: ProtoFiles {
@@ -131,7 +198,7 @@ pub(crate) fn open_dir(dir: &Path) -> Result<Listed<ProtoFiles>> {
         files.push(file);
     }
     Ok(Listed {
-        format: Format::TensorProtoDir,
+        format: Format::TENSORPROTO_DIR,
         path: dir.to_path_buf(),
         entries,
         reader: ProtoFiles { files },
@@ -189,16 +256,18 @@ impl FileSink {
 
 impl TensorSink for FileSink {
     fn format(&self) -> Format {
-        Format::TensorProto
+        Format::TENSORPROTO
+    }
+
+    fn path(&self) -> &Path {
+        self.staged.dest()
     }
 
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        let dest = self.staged.dest();
         if self.tensor.is_some() {
             return Err(Error::InvalidArgument(format!(
-                "{}: a TensorProto file holds one tensor, and '{name}' is a second one \
-                 (write a directory, .npz, .safetensors or a checkpoint instead)",
-                dest.display()
+                "a TensorProto file holds one tensor, and '{name}' is a second one \
+                 (write a directory, .npz, .safetensors or a checkpoint instead)"
             )));
         }
         self.tensor = Some(serialize(tensor)?);
@@ -208,9 +277,7 @@ impl TensorSink for FileSink {
     fn finish(mut self: Box<Self>) -> Result<()> {
         let dest = self.staged.dest().display().to_string();
         let Some(bytes) = self.tensor.take() else {
-            return Err(Error::InvalidArgument(format!(
-                "{dest}: no tensor to write"
-            )));
+            return Err(Error::InvalidArgument("no tensor to write".into()));
         };
         self.staged
             .file()
@@ -247,19 +314,23 @@ fn file_of(name: &str) -> Option<PathBuf> {
 
 impl TensorSink for DirSink {
     fn format(&self) -> Format {
-        Format::TensorProtoDir
+        Format::TENSORPROTO_DIR
+    }
+
+    fn path(&self) -> &Path {
+        &self.dest
     }
 
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
-        let dest = self.dest.display();
         let Some(rel) = file_of(name) else {
-            return Err(Error::InvalidArgument(format!(
-                "{dest}: tensor '{name}': the name cannot be a file name (empty, `.` or `..` parts)"
-            )));
+            return Err(Error::InvalidArgument(
+                "the name cannot be a file name (empty, `.` or `..` parts)".into(),
+            ));
         };
         let bytes = serialize(tensor)?;
         let file = self.staged.path().join(rel);
-        let io = |e| Error::io(format_args!("{dest} (tensor '{name}')"), e);
+        let file_id = file.display().to_string();
+        let io = |e| Error::io(&file_id, e);
         if let Some(dir) = file.parent() {
             fs::create_dir_all(dir).map_err(io)?;
         }

@@ -10,15 +10,91 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 
+use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::io::format::Format;
+use crate::io::probe::Probe;
+use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, InMemory, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
+use crate::io::{Compression, CreateOptions, Format, Located, OpenOptions};
 use crate::tensor::Tensor;
-use crate::tfrecord::{
-    Compression, RecordReader, RecordWriter, TensorRecords, parse_example, serialize_tensor,
+use crate::tfrecord::{RecordReader, RecordWriter, TensorRecords, parse_example, serialize_tensor};
+
+impl Format {
+    /// A TFRecord file (plain, GZIP or ZLIB) of serialized TensorProtos or
+    /// `tf.train.Example`s.
+    pub const TFRECORD: Format = Format::named("tfrecord");
+}
+
+pub(crate) const ROW: Row = Row {
+    extensions: &["tfrecord", "tfrecords", "tfr"],
+    sniff,
+    resolve,
+    create: Some(create),
+    output,
+    // Records of TensorProtos hold every dtype a tensor can have.
+    can_hold: DataType::is_valid_tensor_dtype,
+    ..Row::base(Format::TFRECORD, open_at)
 };
+
+/// A first record whose length's masked CRC-32C checks (a 1 in 2^32
+/// coincidence for anything else), or a GZIP stream.
+fn sniff(p: &Probe<'_>) -> Option<Certainty> {
+    if !p.is_file() {
+        return None;
+    }
+    if is_record_head(&p.head) {
+        Some(Certainty::Magic)
+    } else if Compression::of_head(&p.head) == Compression::Gzip {
+        Some(Certainty::Content)
+    } else {
+        None
+    }
+}
+
+/// A TFRecord starts with a u64 length and the masked CRC-32C of those 8
+/// bytes.
+fn is_record_head(head: &[u8]) -> bool {
+    let crc = head.get(8..12).and_then(|c| <[u8; 4]>::try_from(c).ok());
+    match (head.get(..8), crc) {
+        (Some(len), Some(crc)) => crate::crc32c::masked(len) == u32::from_le_bytes(crc),
+        _ => false,
+    }
+}
+
+/// The compression the content says: GZIP by its magic bytes, none for
+/// plain records (or an empty file), ZLIB by its header or a `.zz`/`.zlib`
+/// name.
+fn resolve(at: &mut Located) -> Result<()> {
+    let blob = at.blob(&OpenOptions::default())?;
+    let head = blob.read_upto(0, 16)?;
+    at.compression = if is_record_head(&head) || head.is_empty() {
+        Compression::None
+    } else {
+        match Compression::of_head(&head) {
+            Compression::None => Compression::of_name(&at.key).1,
+            by_content => by_content,
+        }
+    };
+    Ok(())
+}
+
+/// A `.gz`, `.zz` or `.zlib` ending compresses the output.
+fn output(at: &mut Located, _: &CreateOptions) {
+    at.compression = Compression::of_name(&at.key).1;
+}
+
+fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    open(&at.local_only()?, at.compression)
+}
+
+fn create(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
+    Ok(Box::new(RecordsSink::create(
+        &at.local_only()?,
+        at.compression,
+    )?))
+}
 
 /// What the records of a file hold, told from its first record.
 enum Kind {
@@ -28,7 +104,7 @@ enum Kind {
 
 /// Opens the file: lazily when it holds tensors, else as [`read_all`]
 /// does.
-pub(crate) fn open(path: &Path, compression: Compression) -> Result<Box<dyn TensorSource>> {
+fn open(path: &Path, compression: Compression) -> Result<Box<dyn TensorSource>> {
     let Some(records) = TensorRecords::list(path, compression)? else {
         return Ok(Box::new(read_all(path, compression)?));
     };
@@ -39,7 +115,7 @@ pub(crate) fn open(path: &Path, compression: Compression) -> Result<Box<dyn Tens
         .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
         .collect();
     Ok(Box::new(Listed {
-        format: Format::TfRecord,
+        format: Format::TFRECORD,
         path: path.to_path_buf(),
         entries,
         reader: records,
@@ -99,7 +175,7 @@ fn read_all(path: &Path, compression: Compression) -> Result<InMemory> {
             }
         }
     }
-    Ok(InMemory::new(Format::TfRecord, path, named))
+    Ok(InMemory::new(Format::TFRECORD, path, named))
 }
 
 /// Tensors or Examples: a TensorProto has a valid dtype in field 1; an
@@ -143,7 +219,7 @@ pub(crate) struct RecordsSink {
 }
 
 impl RecordsSink {
-    pub(crate) fn create(path: &Path, compression: Compression) -> Result<RecordsSink> {
+    fn create(path: &Path, compression: Compression) -> Result<RecordsSink> {
         let mut staged = StagedFile::new(path)?;
         let file = staged
             .file()
@@ -160,14 +236,16 @@ impl RecordsSink {
 
 impl TensorSink for RecordsSink {
     fn format(&self) -> Format {
-        Format::TfRecord
+        Format::TFRECORD
     }
 
-    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+    fn path(&self) -> &Path {
+        &self.dest
+    }
+
+    fn add(&mut self, _name: &str, tensor: &Tensor) -> Result<()> {
         let record = serialize_tensor(tensor)?;
-        self.writer
-            .write_record(&record)
-            .map_err(|e| e.with_path(self.dest.display()).with_key(name))
+        self.writer.write_record(&record)
     }
 
     fn finish(self: Box<Self>) -> Result<()> {

@@ -1,6 +1,7 @@
 //! Where an error happened, as fields: the file, the key (a tensor name, a
-//! record, an archive member) and the byte offset; and the `std::io::Error`
-//! an I/O error keeps as its source.
+//! record, an archive member) and the byte offset; an error of any kind
+//! with its location ([`LocatedError`]); and the `std::io::Error` an I/O
+//! error keeps as its source.
 
 use std::fmt;
 use std::sync::Arc;
@@ -107,5 +108,35 @@ impl fmt::Display for IoSource {
 impl std::error::Error for IoSource {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(self.get())
+    }
+}
+
+/// An error with where it happened: [`Error::At`](crate::Error::At), for
+/// kinds whose variant has no location of its own. `Display` writes the
+/// location once, then the error; `source()` is the error's own.
+///
+/// ```
+/// let err = tftensor::Error::InvalidArgument("bad".into()).with_key("w");
+/// let tftensor::Error::At(located) = &err else { unreachable!() };
+/// assert_eq!(located.location.key.as_deref(), Some("w"));
+/// assert_eq!(located.to_string(), "'w': bad");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocatedError {
+    /// Where.
+    pub location: Location,
+    /// What.
+    pub error: crate::Error,
+}
+
+impl fmt::Display for LocatedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.location, self.error)
+    }
+}
+
+impl std::error::Error for LocatedError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.error)
     }
 }

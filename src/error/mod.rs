@@ -6,8 +6,19 @@
 //! The numbers, dtypes and shapes a message is built from are fields, so
 //! callers match on them rather than on text.
 
+mod location;
+mod overflow;
+mod range;
+mod shape;
+mod size;
+
 use crate::dtype::DataType;
-pub use crate::error_location::{IoSource, Location};
+pub use location::{IoSource, LocatedError, Location};
+pub use overflow::OverflowError;
+pub use range::RangeError;
+pub use shape::ShapeError;
+pub use size::SizeCheck;
+use size::SizeText;
 use std::fmt;
 
 /// Everything that can go wrong in tftensor.
@@ -242,12 +253,13 @@ pub enum Error {
     /// let cause = err.source().unwrap().downcast_ref::<tftensor::IoSource>().unwrap();
     /// assert_eq!(cause.get().kind(), std::io::ErrorKind::NotFound);
     /// ```
-    #[error("{path}: {source}")]
+    #[error("{at}{source}")]
     Io {
-        /// The file, directory or stream the operation was on.
-        path: String,
         /// The underlying error.
         source: IoSource,
+        /// Where: the file, directory, stream or URL (always set by
+        /// [`Error::io`]), the key and offset where known.
+        at: Location,
     },
 
     /// Stored data is corrupt: a checksum mismatch, a truncated record or
@@ -328,6 +340,85 @@ pub enum Error {
         /// Where it was looked for.
         at: Location,
     },
+
+    /// No format claims a file or folder: it is none of the formats this
+    /// build reads (`tried`, by name). Nothing is guessed.
+    ///
+    /// ```
+    /// let err = tftensor::io::open("Cargo.toml").err().unwrap();
+    /// assert!(matches!(&err, tftensor::Error::UnknownFormat { tried, .. } if tried.contains(&"npy")));
+    /// assert!(err.to_string().starts_with("Cargo.toml: not a format tftensor reads (tried checkpoint, "));
+    /// ```
+    #[error("{at}not a format tftensor reads (tried {})", tried.join(", "))]
+    UnknownFormat {
+        /// The formats asked, by [`name`](crate::io::Format::name).
+        tried: Vec<&'static str>,
+        /// Where.
+        at: Location,
+    },
+
+    /// Any other kind of error, with where it happened: what
+    /// [`with_path`](Error::with_path), [`with_key`](Error::with_key) and
+    /// [`with_offset`](Error::with_offset) make of an error whose kind has
+    /// no location of its own. [`location`](Error::location),
+    /// [`kind`](Error::kind) and [`inner`](Error::inner) look through it;
+    /// `Display` prints the location once, before the error.
+    ///
+    /// ```
+    /// use tftensor::{Error, ErrorKind};
+    /// let err = Error::InvalidArgument("bad".into()).with_path("a.npz").with_key("w");
+    /// assert_eq!(err.to_string(), "a.npz: 'w': bad");
+    /// assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    /// assert!(matches!(err.inner(), Error::InvalidArgument(_)));
+    /// ```
+    #[error(transparent)]
+    At(Box<LocatedError>),
+}
+
+/// What kind an [`Error`] is, looking through [`Error::At`]: one per
+/// variant, so callers match on the kind wherever it happened.
+///
+/// ```
+/// use tftensor::{Error, ErrorKind};
+/// assert_eq!(Error::data_loss("x").kind(), ErrorKind::DataLoss);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// [`Error::InvalidShape`].
+    InvalidShape,
+    /// [`Error::InvalidArgument`].
+    InvalidArgument,
+    /// [`Error::DataTypeMismatch`].
+    DataTypeMismatch,
+    /// [`Error::SizeMismatch`].
+    SizeMismatch,
+    /// [`Error::UnsupportedDataType`].
+    UnsupportedDataType,
+    /// [`Error::Misaligned`].
+    Misaligned,
+    /// [`Error::OutOfRange`].
+    OutOfRange,
+    /// [`Error::Overflow`].
+    Overflow,
+    /// [`Error::AllocationFailed`].
+    AllocationFailed,
+    /// [`Error::LimitExceeded`].
+    LimitExceeded,
+    /// [`Error::InvalidProto`].
+    InvalidProto,
+    /// [`Error::Io`].
+    Io,
+    /// [`Error::DataLoss`].
+    DataLoss,
+    /// [`Error::InvalidFormat`].
+    InvalidFormat,
+    /// [`Error::OpaqueDtype`].
+    OpaqueDtype,
+    /// [`Error::NotFound`].
+    NotFound,
+    /// [`Error::UnknownFormat`].
+    UnknownFormat,
 }
 
 impl Error {
@@ -344,8 +435,11 @@ impl Error {
     /// ```
     pub fn io(path: impl std::fmt::Display, err: impl Into<IoSource>) -> Self {
         Error::Io {
-            path: path.to_string(),
             source: err.into(),
+            at: Location {
+                path: Some(path.to_string()),
+                ..Location::default()
+            },
         }
     }
 
@@ -390,61 +484,81 @@ impl Error {
         }
     }
 
-    /// Sets the file of a located error ([`Error::InvalidFormat`],
-    /// [`Error::DataLoss`], [`Error::NotFound`], [`Error::OpaqueDtype`])
-    /// unless it already has one;
-    /// other errors are returned as they are.
+    /// Sets the file (or URL) where the error happened, unless it has one
+    /// already. Any kind takes a location: one whose variant has no field
+    /// for it is wrapped in [`Error::At`].
     ///
     /// ```
     /// let err = tftensor::Error::data_loss("bad block").with_path("a.index").with_path("b");
     /// assert_eq!(err.to_string(), "a.index: bad block");
+    /// let err = tftensor::Error::InvalidArgument("bad".into()).with_path("a.npy");
+    /// assert_eq!(err.path(), Some("a.npy"));
     /// ```
-    pub fn with_path(mut self, path: impl fmt::Display) -> Self {
-        if let Some(at) = self.location_mut() {
+    pub fn with_path(self, path: impl fmt::Display) -> Self {
+        self.locate(|at| {
             at.path.get_or_insert_with(|| path.to_string());
-        }
-        self
+        })
     }
 
-    /// Sets the key (tensor, record or member) of a located error unless it
-    /// has one.
+    /// Sets the key (tensor, record or member) unless it has one.
     ///
     /// ```
     /// let err = tftensor::Error::data_loss("short").with_key("w");
     /// assert_eq!(err.to_string(), "'w': short");
     /// ```
-    pub fn with_key(mut self, key: impl fmt::Display) -> Self {
-        if let Some(at) = self.location_mut() {
+    pub fn with_key(self, key: impl fmt::Display) -> Self {
+        self.locate(|at| {
             at.key.get_or_insert_with(|| key.to_string());
-        }
-        self
+        })
     }
 
-    /// Sets the byte offset of a located error unless it has one.
+    /// Sets the byte offset unless it has one.
     ///
     /// ```
     /// let err = tftensor::Error::data_loss("bad").with_offset(8);
     /// assert_eq!(err.location().and_then(|at| at.offset), Some(8));
     /// ```
-    pub fn with_offset(mut self, offset: u64) -> Self {
-        if let Some(at) = self.location_mut() {
+    pub fn with_offset(self, offset: u64) -> Self {
+        self.locate(|at| {
             at.offset.get_or_insert(offset);
-        }
-        self
+        })
     }
 
-    /// Where a located error happened; `None` for the other kinds.
+    /// Applies `set` to the error's location, wrapping the error in
+    /// [`Error::At`] when its kind has no location field.
+    fn locate(mut self, set: impl FnOnce(&mut Location)) -> Self {
+        if let Some(at) = self.location_mut() {
+            set(at);
+            return self;
+        }
+        let mut location = Location::default();
+        set(&mut location);
+        if location == Location::default() {
+            return self;
+        }
+        Error::At(Box::new(LocatedError {
+            location,
+            error: self,
+        }))
+    }
+
+    /// Where the error happened, whatever its kind; `None` when nothing
+    /// says.
     ///
     /// ```
     /// let err = tftensor::Error::not_found("gone").with_path("x");
     /// assert_eq!(err.location().unwrap().path.as_deref(), Some("x"));
+    /// assert!(tftensor::Error::InvalidArgument("x".into()).location().is_none());
     /// ```
     pub fn location(&self) -> Option<&Location> {
         match self {
             Error::InvalidFormat { at, .. }
             | Error::DataLoss { at, .. }
             | Error::NotFound { at, .. }
-            | Error::OpaqueDtype { at, .. } => Some(at),
+            | Error::OpaqueDtype { at, .. }
+            | Error::Io { at, .. }
+            | Error::UnknownFormat { at, .. } => Some(at),
+            Error::At(located) => Some(&located.location),
             _ => None,
         }
     }
@@ -454,33 +568,90 @@ impl Error {
             Error::InvalidFormat { at, .. }
             | Error::DataLoss { at, .. }
             | Error::NotFound { at, .. }
-            | Error::OpaqueDtype { at, .. } => Some(at),
+            | Error::OpaqueDtype { at, .. }
+            | Error::Io { at, .. }
+            | Error::UnknownFormat { at, .. } => Some(at),
+            Error::At(located) => Some(&mut located.location),
             _ => None,
         }
     }
 
-    /// The file this error names, as a field: the path of an
-    /// [`Error::Io`] or of a located error.
+    /// The error itself, past an [`Error::At`] wrapper: what to match on.
+    ///
+    /// ```
+    /// use tftensor::Error;
+    /// let err = Error::InvalidArgument("x".into()).with_key("w");
+    /// assert!(matches!(err.inner(), Error::InvalidArgument(m) if m == "x"));
+    /// ```
+    pub fn inner(&self) -> &Error {
+        match self {
+            Error::At(located) => located.error.inner(),
+            other => other,
+        }
+    }
+
+    /// The kind of error, looking through [`Error::At`].
+    ///
+    /// ```
+    /// use tftensor::{Error, ErrorKind};
+    /// let err = Error::InvalidArgument("x".into()).with_path("a");
+    /// assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self.inner() {
+            Error::InvalidShape(_) => ErrorKind::InvalidShape,
+            Error::InvalidArgument(_) => ErrorKind::InvalidArgument,
+            Error::DataTypeMismatch { .. } => ErrorKind::DataTypeMismatch,
+            Error::SizeMismatch { .. } => ErrorKind::SizeMismatch,
+            Error::UnsupportedDataType { .. } => ErrorKind::UnsupportedDataType,
+            Error::Misaligned { .. } => ErrorKind::Misaligned,
+            Error::OutOfRange(_) => ErrorKind::OutOfRange,
+            Error::Overflow(_) => ErrorKind::Overflow,
+            Error::AllocationFailed { .. } => ErrorKind::AllocationFailed,
+            Error::LimitExceeded { .. } => ErrorKind::LimitExceeded,
+            Error::InvalidProto { .. } => ErrorKind::InvalidProto,
+            Error::Io { .. } => ErrorKind::Io,
+            Error::DataLoss { .. } => ErrorKind::DataLoss,
+            Error::InvalidFormat { .. } => ErrorKind::InvalidFormat,
+            Error::OpaqueDtype { .. } => ErrorKind::OpaqueDtype,
+            Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::UnknownFormat { .. } => ErrorKind::UnknownFormat,
+            // `inner` looks through every wrapper.
+            Error::At(_) => {
+                debug_assert!(false, "Error::inner returned a wrapper");
+                ErrorKind::InvalidArgument
+            }
+        }
+    }
+
+    /// The file or URL this error names, as a field.
     ///
     /// ```
     /// let err = tftensor::Error::io("a.npy", std::io::Error::other("x"));
     /// assert_eq!(err.path(), Some("a.npy"));
     /// ```
     pub fn path(&self) -> Option<&str> {
-        match self {
-            Error::Io { path, .. } => Some(path),
-            _ => self.location().and_then(|at| at.path.as_deref()),
-        }
+        self.location().and_then(|at| at.path.as_deref())
     }
 
-    /// The `std::io::ErrorKind` of an [`Error::Io`].
+    /// The key (tensor, record or member) this error names, as a field.
+    ///
+    /// ```
+    /// let err = tftensor::Error::not_found("gone").with_key("w");
+    /// assert_eq!(err.key(), Some("w"));
+    /// ```
+    pub fn key(&self) -> Option<&str> {
+        self.location().and_then(|at| at.key.as_deref())
+    }
+
+    /// The `std::io::ErrorKind` of an [`Error::Io`], wherever it happened.
     ///
     /// ```
     /// let err = tftensor::Error::io("a", std::io::Error::other("x"));
     /// assert_eq!(err.io_kind(), Some(std::io::ErrorKind::Other));
     /// ```
     pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
-        match self {
+        match self.inner() {
             Error::Io { source, .. } => Some(source.kind()),
             _ => None,
         }
@@ -530,427 +701,6 @@ impl Error {
             dtype: Some(dtype),
             message: message.into(),
         }
-    }
-}
-
-/// Why a shape is invalid ([`Error::InvalidShape`]); `Display` writes
-/// TensorFlow's text.
-///
-/// ```
-/// use tftensor::{Error, PartialTensorShape, ShapeError};
-/// let err = PartialTensorShape::new(&[-2]).unwrap_err();
-/// assert_eq!(err, Error::InvalidShape(ShapeError::BelowUnknown { dim: -2 }));
-/// assert_eq!(err.to_string(), "Dimension -2 must be >= -1");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ShapeError {
-    /// A negative dim added one at a time: `"Expected a non-negative size,
-    /// got <dim>"`.
-    NegativeDim {
-        /// The dim.
-        dim: i64,
-    },
-    /// A negative dim in a list of small dims (TF's fast path): `"Expected
-    /// shape dimensions to be non-negative, got <dim>"`.
-    NegativeDimInList {
-        /// The dim.
-        dim: i64,
-    },
-    /// More than [`MAX_DIMENSIONS`](crate::MAX_DIMENSIONS) dims: `"Too many
-    /// dimensions in tensor"`.
-    TooManyDims,
-    /// A dim inserted into a shape of the maximum rank: `"Shape has <rank>
-    /// dimensions which is the maximum allowed"`.
-    RankAtMaximum {
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// An unsigned dim above `i64::MAX`: `"Dimension <dim> does not fit in
-    /// int64"`.
-    DimTooLarge {
-        /// The dim.
-        dim: u64,
-    },
-    /// A partial-shape dim below -1: `"Dimension <dim> must be >= -1"`.
-    BelowUnknown {
-        /// The dim.
-        dim: i64,
-    },
-    /// A partial shape where a full one is needed: `"Shape <shape> is not
-    /// fully defined"`.
-    NotFullyDefined {
-        /// The partial shape's dims, `-1` where unknown; `None` for an
-        /// unknown rank.
-        dims: Option<Vec<i64>>,
-    },
-    /// Any other reason (an `ndarray` shape error, a file format's rule);
-    /// the text says what.
-    Other(String),
-}
-
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShapeError::NegativeDim { dim } => {
-                write!(f, "Expected a non-negative size, got {dim}")
-            }
-            ShapeError::NegativeDimInList { dim } => {
-                write!(f, "Expected shape dimensions to be non-negative, got {dim}")
-            }
-            ShapeError::TooManyDims => f.write_str("Too many dimensions in tensor"),
-            ShapeError::RankAtMaximum { rank } => {
-                write!(
-                    f,
-                    "Shape has {rank} dimensions which is the maximum allowed"
-                )
-            }
-            ShapeError::DimTooLarge { dim } => write!(f, "Dimension {dim} does not fit in int64"),
-            ShapeError::BelowUnknown { dim } => write!(f, "Dimension {dim} must be >= -1"),
-            ShapeError::NotFullyDefined { dims } => {
-                write!(f, "Shape {} is not fully defined", Dims(dims.as_deref()))
-            }
-            ShapeError::Other(message) => f.write_str(message),
-        }
-    }
-}
-
-impl From<ShapeError> for Error {
-    fn from(e: ShapeError) -> Self {
-        Error::InvalidShape(e)
-    }
-}
-
-/// Which index was out of which bound ([`Error::OutOfRange`]); `Display`
-/// writes TensorFlow's text.
-///
-/// ```
-/// use tftensor::{DataType, Error, RangeError, Tensor};
-/// let t = Tensor::new(DataType::Float, [4])?;
-/// let err = t.slice(1, 5).unwrap_err();
-/// assert_eq!(err, Error::OutOfRange(RangeError::Slice { start: 1, limit: 5, size: 4 }));
-/// assert_eq!(err.to_string(), "Slice(1, 5) out of range for dim 0 of size 4");
-/// # Ok::<(), Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RangeError {
-    /// A dim index at or past the rank: `"Index must be less than <rank>,
-    /// got <index>"`.
-    Dim {
-        /// The index.
-        index: usize,
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// An insertion index past the rank: `"The insertion index must be at
-    /// most <rank> got <index>"`.
-    Insert {
-        /// The index.
-        index: usize,
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// More trailing dims to remove than there are: `"Expected dimension
-    /// index to be at most <rank> got <count>"`.
-    RemoveLast {
-        /// How many dims were to be removed.
-        count: usize,
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// The start of a dim range, after negative-index adjustment:
-    /// `"Start index must be non-negative, got <index>"` or `"Start index must
-    /// be less than <rank>, got <index>"`.
-    RangeStart {
-        /// The adjusted index.
-        index: i64,
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// The end of a dim range, as [`RangeStart`](Self::RangeStart):
-    /// `"End index must be ..."`.
-    RangeEnd {
-        /// The adjusted index.
-        index: i64,
-        /// The shape's rank.
-        rank: usize,
-    },
-    /// Rows `start..limit` of dim 0: `"Slice(<start>, <limit>) out of range
-    /// for dim 0 of size <size>"`.
-    Slice {
-        /// The first row.
-        start: i64,
-        /// One past the last row.
-        limit: i64,
-        /// The size of dim 0.
-        size: i64,
-    },
-    /// Row `index` of dim 0: `"SubSlice(<index>) out of range for dim 0 of
-    /// size <size>"`.
-    SubSlice {
-        /// The row.
-        index: i64,
-        /// The size of dim 0.
-        size: i64,
-    },
-    /// A split point on dim 0: `"split_at(<mid>) out of range for dim 0 of
-    /// size <size>"`.
-    SplitAt {
-        /// The split point.
-        mid: i64,
-        /// The size of dim 0.
-        size: i64,
-    },
-    /// A start index past the end of the data: `"data_start_index <index> is
-    /// past the end of <len> elements"`.
-    DataStart {
-        /// The start index.
-        index: usize,
-        /// The number of elements.
-        len: usize,
-    },
-    /// An element index (one index per dim, or one flat index) outside the
-    /// tensor: `"index [<i>, ...]"`.
-    Element {
-        /// The index.
-        index: Vec<usize>,
-    },
-    /// A flat element index outside the tensor: `"element <flat>"`.
-    Flat {
-        /// The flat index.
-        flat: usize,
-    },
-    /// A typed view that reaches past the tensor's bytes: `"view of <target>
-    /// reaches outside the <dtype> tensor's region"`.
-    View {
-        /// The dtype the view reads.
-        target: DataType,
-        /// The tensor's dtype.
-        dtype: DataType,
-    },
-    /// A region outside the buffer that holds it (an internal invariant the
-    /// caller cannot cause); the text names the region.
-    Region(&'static str),
-}
-
-impl fmt::Display for RangeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RangeError::Dim { index, rank } => {
-                write!(f, "Index must be less than {rank}, got {index}")
-            }
-            RangeError::Insert { index, rank } => {
-                write!(f, "The insertion index must be at most {rank} got {index}")
-            }
-            RangeError::RemoveLast { count, rank } => {
-                write!(
-                    f,
-                    "Expected dimension index to be at most {rank} got {count}"
-                )
-            }
-            RangeError::RangeStart { index, rank } | RangeError::RangeEnd { index, rank } => {
-                let end = if matches!(self, RangeError::RangeStart { .. }) {
-                    "Start"
-                } else {
-                    "End"
-                };
-                if *index < 0 {
-                    write!(f, "{end} index must be non-negative, got {index}")
-                } else {
-                    write!(f, "{end} index must be less than {rank}, got {index}")
-                }
-            }
-            RangeError::Slice { start, limit, size } => {
-                write!(
-                    f,
-                    "Slice({start}, {limit}) out of range for dim 0 of size {size}"
-                )
-            }
-            RangeError::SubSlice { index, size } => {
-                write!(f, "SubSlice({index}) out of range for dim 0 of size {size}")
-            }
-            RangeError::SplitAt { mid, size } => {
-                write!(f, "split_at({mid}) out of range for dim 0 of size {size}")
-            }
-            RangeError::DataStart { index, len } => {
-                write!(
-                    f,
-                    "data_start_index {index} is past the end of {len} elements"
-                )
-            }
-            RangeError::Element { index } => write!(f, "index {index:?}"),
-            RangeError::Flat { flat } => write!(f, "element {flat}"),
-            RangeError::View { target, dtype } => {
-                write!(
-                    f,
-                    "view of {target} reaches outside the {dtype} tensor's region"
-                )
-            }
-            RangeError::Region(what) => f.write_str(what),
-        }
-    }
-}
-
-impl From<RangeError> for Error {
-    fn from(e: RangeError) -> Self {
-        Error::OutOfRange(e)
-    }
-}
-
-/// What overflowed ([`Error::Overflow`]); `Display` writes TensorFlow's text
-/// for shapes.
-///
-/// ```
-/// use tftensor::{Error, OverflowError, TensorShape};
-/// let big = 1i64 << 62;
-/// let err = TensorShape::new(&[0, big, big]).unwrap_err();
-/// assert_eq!(err, Error::Overflow(OverflowError::NonzeroDims));
-/// assert_eq!(err.to_string(), "Encountered overflow when multiplying shape dimensions");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum OverflowError {
-    /// The running element count times the next dim: `"Encountered overflow
-    /// when multiplying <lhs> with <rhs>, result: -1"`.
-    Multiply {
-        /// The element count so far.
-        lhs: i64,
-        /// The next dim.
-        rhs: i64,
-    },
-    /// The product of the non-zero dims (hidden by a zero dim):
-    /// `"Encountered overflow when multiplying shape dimensions"`.
-    NonzeroDims,
-    /// A changed dim makes the element count overflow: `"Shape <dims>
-    /// results in overflow when computing number of elements"`.
-    Shape {
-        /// The dims the shape would have.
-        dims: Vec<i64>,
-    },
-    /// A count or byte size that does not fit `usize` (or `i64`): `"<what>
-    /// overflows"`.
-    Size {
-        /// What was computed, e.g. `"tensor byte size"`.
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for OverflowError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OverflowError::Multiply { lhs, rhs } => write!(
-                f,
-                "Encountered overflow when multiplying {lhs} with {rhs}, result: -1"
-            ),
-            OverflowError::NonzeroDims => {
-                f.write_str("Encountered overflow when multiplying shape dimensions")
-            }
-            OverflowError::Shape { dims } => {
-                f.write_str("Shape [")?;
-                for (i, d) in dims.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{d}")?;
-                }
-                f.write_str("] results in overflow when computing number of elements")
-            }
-            OverflowError::Size { what } => write!(f, "{what} overflows"),
-        }
-    }
-}
-
-impl From<OverflowError> for Error {
-    fn from(e: OverflowError) -> Self {
-        Error::Overflow(e)
-    }
-}
-
-/// Which counts an [`Error::SizeMismatch`] compared, and so its text.
-///
-/// ```
-/// use tftensor::{Error, SizeCheck};
-/// let err = Error::SizeMismatch { got: 7, expected: 8, check: SizeCheck::Bytes };
-/// assert_eq!(err.to_string(), "Input size was 7 and expected 8");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SizeCheck {
-    /// Element counts: `"<got> vs. <expected>"`.
-    Elements,
-    /// Byte counts: `"Input size was <got> and expected <expected>"`.
-    Bytes,
-    /// A scalar accessor on a tensor of `got` elements (`expected` is 1):
-    /// `"Must have a one element tensor"`.
-    OneElement,
-    /// Elements from a start index: `"<got> elements from index <index> vs.
-    /// <expected> in shape <shape>"`.
-    FromIndex {
-        /// The start index.
-        index: usize,
-        /// The dims of the shape to fill.
-        dims: Vec<i64>,
-    },
-    /// A reshape in place needs `got` elements, the buffer holds `expected`:
-    /// `"reshape to <shape> needs <got> elements but the buffer holds
-    /// <expected>"`.
-    Capacity {
-        /// The dims of the new shape.
-        dims: Vec<i64>,
-    },
-}
-
-/// Formats an [`Error::SizeMismatch`].
-struct SizeText<'a> {
-    got: u64,
-    expected: u64,
-    check: &'a SizeCheck,
-}
-
-impl fmt::Display for SizeText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (got, expected) = (self.got, self.expected);
-        match self.check {
-            SizeCheck::Elements => write!(f, "{got} vs. {expected}"),
-            SizeCheck::Bytes => write!(f, "Input size was {got} and expected {expected}"),
-            SizeCheck::OneElement => f.write_str("Must have a one element tensor"),
-            SizeCheck::FromIndex { index, dims } => write!(
-                f,
-                "{got} elements from index {index} vs. {expected} in shape {}",
-                Dims(Some(dims))
-            ),
-            SizeCheck::Capacity { dims } => write!(
-                f,
-                "reshape to {} needs {got} elements but the buffer holds {expected}",
-                Dims(Some(dims))
-            ),
-        }
-    }
-}
-
-/// Dims as TF's shape `DebugString` writes them: `[2,?]`, or `<unknown>`
-/// for an unknown rank (`None`). Errors hold dims, not shapes, so that
-/// this module needs nothing from `shape`.
-struct Dims<'a>(Option<&'a [i64]>);
-
-impl fmt::Display for Dims<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(dims) = self.0 else {
-            return f.write_str("<unknown>");
-        };
-        f.write_str("[")?;
-        for (i, &d) in dims.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            if d < 0 {
-                f.write_str("?")?;
-            } else {
-                write!(f, "{d}")?;
-            }
-        }
-        f.write_str("]")
     }
 }
 

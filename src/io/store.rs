@@ -1,0 +1,246 @@
+//! [`Store`]: where a format's files are. A format of several files (a
+//! checkpoint's index and shards, a log directory, a sharded Keras save)
+//! opens its siblings and lists its folders through the store its main file
+//! came from, so the same reader works on a local folder and on a bucket.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::blob::{Blob, BytesBlob, LocalFile};
+use crate::error::{Error, Result};
+
+/// What is at a key of a [`Store`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stat {
+    /// Nothing.
+    Missing,
+    /// A file (an object) of this many bytes.
+    File {
+        /// Its length.
+        len: u64,
+    },
+    /// A folder (a prefix with objects under it).
+    Dir,
+}
+
+/// One item of a folder ([`Store::list`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Item {
+    /// Its name in the folder (no `/`).
+    pub name: String,
+    /// A file or a folder.
+    pub stat: Stat,
+}
+
+/// Files and folders addressed by key: the local file system (keys are
+/// paths) or an object store (keys are object names, `/`-separated).
+///
+/// ```
+/// use tftensor::io::{LocalFs, Stat, Store};
+/// let fs = LocalFs::new();
+/// assert_eq!(fs.stat("tests/data/npy")?, Stat::Dir);
+/// assert!(fs.list("tests/data/npy")?.iter().any(|i| i.name == "float32.npy"));
+/// let blob = fs.open("tests/data/npy/float32.npy")?;
+/// assert_eq!(blob.id(), "tests/data/npy/float32.npy");
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub trait Store: Send + Sync + fmt::Debug {
+    /// The path or URL of `key`, as messages show it.
+    fn id(&self, key: &str) -> String;
+
+    /// What is at `key`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the store cannot be asked.
+    fn stat(&self, key: &str) -> Result<Stat>;
+
+    /// The file at `key`, for reading by range.
+    ///
+    /// # Errors
+    /// [`Error::Io`] (kind `NotFound` when there is none).
+    fn open(&self, key: &str) -> Result<Arc<dyn Blob>>;
+
+    /// The file at `key` mapped into memory, where the store can map
+    /// (a local file); `None` where it cannot.
+    ///
+    /// # Safety
+    /// The file must not change while the blob, or anything read from it,
+    /// is alive.
+    ///
+    /// # Errors
+    /// As [`open`](Store::open).
+    unsafe fn open_mapped(&self, key: &str) -> Option<Result<Arc<dyn Blob>>> {
+        let _ = key;
+        None
+    }
+
+    /// The items directly in the folder `key`, sorted by name.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when it cannot be listed.
+    fn list(&self, key: &str) -> Result<Vec<Item>>;
+
+    /// The key of `name` in the folder `dir`.
+    fn join(&self, dir: &str, name: &str) -> String;
+
+    /// The folder holding `key`, and `key`'s name in it.
+    fn split(&self, key: &str) -> (String, String);
+
+    /// The local path of `key`, for a store whose keys are local paths.
+    /// Writers that need a local file (and memory maps) use it.
+    fn local_path(&self, key: &str) -> Option<PathBuf> {
+        let _ = key;
+        None
+    }
+}
+
+/// The local file system: keys are paths as the OS takes them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalFs;
+
+impl LocalFs {
+    /// The local file system.
+    ///
+    /// ```
+    /// let fs = tftensor::io::LocalFs::new();
+    /// # let _ = fs;
+    /// ```
+    pub fn new() -> LocalFs {
+        LocalFs
+    }
+
+    /// The local file system as a shared store.
+    pub(crate) fn shared() -> Arc<dyn Store> {
+        static FS: std::sync::OnceLock<Arc<dyn Store>> = std::sync::OnceLock::new();
+        Arc::clone(FS.get_or_init(|| Arc::new(LocalFs)))
+    }
+}
+
+impl Store for LocalFs {
+    fn id(&self, key: &str) -> String {
+        key.to_owned()
+    }
+
+    fn stat(&self, key: &str) -> Result<Stat> {
+        match std::fs::metadata(key) {
+            Ok(m) if m.is_dir() => Ok(Stat::Dir),
+            Ok(m) => Ok(Stat::File { len: m.len() }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Stat::Missing),
+            // A path through a file (`a.npy/x`) names nothing.
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Ok(Stat::Missing),
+            Err(e) => Err(Error::io(key, e)),
+        }
+    }
+
+    fn open(&self, key: &str) -> Result<Arc<dyn Blob>> {
+        Ok(Arc::new(LocalFile::open(key)?))
+    }
+
+    unsafe fn open_mapped(&self, key: &str) -> Option<Result<Arc<dyn Blob>>> {
+        // SAFETY: forwarded to the caller (this function's contract).
+        let mapped = unsafe { BytesBlob::map(key) };
+        Some(mapped.map(|b| Arc::new(b) as Arc<dyn Blob>))
+    }
+
+    fn list(&self, key: &str) -> Result<Vec<Item>> {
+        let io = |e| Error::io(key, e);
+        let mut items = Vec::new();
+        for entry in std::fs::read_dir(key).map_err(io)? {
+            let entry = entry.map_err(io)?;
+            // Symbolic links are followed for files, not for folders (a
+            // link cycle must not make a walk endless).
+            let kind = entry.file_type().map_err(io)?;
+            let stat = if kind.is_dir() {
+                Stat::Dir
+            } else if kind.is_symlink() {
+                match std::fs::metadata(entry.path()) {
+                    Ok(m) if m.is_file() => Stat::File { len: m.len() },
+                    _ => continue,
+                }
+            } else {
+                // Removed since listed: skip it, as it is no longer here.
+                match entry.metadata() {
+                    Ok(m) => Stat::File { len: m.len() },
+                    Err(_) => continue,
+                }
+            };
+            items.push(Item {
+                name: entry.file_name().to_string_lossy().into_owned(),
+                stat,
+            });
+        }
+        items.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(items)
+    }
+
+    fn join(&self, dir: &str, name: &str) -> String {
+        Path::new(dir).join(name).to_string_lossy().into_owned()
+    }
+
+    fn split(&self, key: &str) -> (String, String) {
+        let p = Path::new(key);
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_string_lossy().into_owned(),
+            _ => ".".to_owned(),
+        };
+        (dir, name)
+    }
+
+    fn local_path(&self, key: &str) -> Option<PathBuf> {
+        Some(PathBuf::from(key))
+    }
+}
+
+/// A local path as a store key.
+pub(crate) fn path_key(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The store and key a path or URL names: `file://` and plain paths are
+/// the local file system; object store URLs need the `remote` feature.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a URL this build cannot read.
+pub(crate) fn store_of(path: &Path) -> Result<(Arc<dyn Store>, String)> {
+    let text = path.to_string_lossy();
+    if let Some(rest) = text.strip_prefix("file://") {
+        return Ok((LocalFs::shared(), rest.to_owned()));
+    }
+    if let Some((scheme, _)) = text.split_once("://") {
+        if !scheme.is_empty()
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+')
+        {
+            return Err(Error::InvalidArgument(format!(
+                "{text}: {scheme}:// URLs are not read by this build of tftensor"
+            )));
+        }
+    }
+    Ok((LocalFs::shared(), path_key(path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_keys_join_and_split_as_paths() {
+        let fs = LocalFs;
+        assert_eq!(fs.join("a/b", "c.npy"), "a/b/c.npy");
+        assert_eq!(
+            fs.split("a/b/c.npy"),
+            ("a/b".to_owned(), "c.npy".to_owned())
+        );
+        assert_eq!(fs.split("c.npy"), (".".to_owned(), "c.npy".to_owned()));
+        assert_eq!(fs.stat("Cargo.toml/x").unwrap(), Stat::Missing);
+        assert_eq!(fs.stat("no-such-file").unwrap(), Stat::Missing);
+    }
+}
