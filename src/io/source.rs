@@ -158,6 +158,22 @@ pub trait TensorSource: Send {
     fn metadata(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// The model's signatures and the ops it uses, as text in the style of
+    /// `saved_model_cli show --all`, for a source that holds a model (a
+    /// SavedModel directory); `None` for a source of tensors only.
+    ///
+    /// ```
+    /// use tftensor::io::TensorSource;
+    /// let src = tftensor::io::open("tests/data/saved_model/keras_export")?;
+    /// let text = src.signatures().unwrap()?;
+    /// assert!(text.contains("signature_def['serving_default']"));
+    /// assert!(tftensor::io::open("tests/data/npy/float32.npy")?.signatures().is_none());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn signatures(&self) -> Option<Result<String>> {
+        None
+    }
 }
 
 /// A source read whole into memory: named tensors, handed out by clone
@@ -268,6 +284,11 @@ pub(crate) trait ReadEntry: Send {
     fn metadata(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// As [`TensorSource::signatures`].
+    fn signatures(&self) -> Option<Result<String>> {
+        None
+    }
 }
 
 /// A source listed up front and read one entry at a time by its format's
@@ -334,6 +355,10 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
 
     fn metadata(&self) -> Vec<(String, String)> {
         self.reader.metadata()
+    }
+
+    fn signatures(&self) -> Option<Result<String>> {
+        self.reader.signatures()
     }
 }
 

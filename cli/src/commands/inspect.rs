@@ -36,8 +36,9 @@ pub struct InspectArgs {
     /// Print JSON (one object) instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// For a SavedModel directory: print its signatures as TF's
-    /// `saved_model_cli show --all` does (up to "Concrete Functions").
+    /// For a model (a SavedModel directory): print its signatures and
+    /// ops as TF's `saved_model_cli show --all` does (up to "Concrete
+    /// Functions").
     #[arg(long)]
     pub signatures: bool,
     /// For TFRecord files of `tf.train.Example`s: the number of records
@@ -162,11 +163,15 @@ fn glob_match(pat: &str, name: &str) -> bool {
 
 fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     if args.signatures {
-        // A SavedModel-only option: its text is the library's, not a
-        // tensor source, so it is asked for by name.
-        let text = tftensor::saved_model::SavedModel::open(path)
-            .and_then(|m| m.show_all())
-            .map_err(|e| crate::source::hint(e.with_path(path.display())))?;
+        let input = open(path, args.format, &args.read)?;
+        let text = input.signatures().unwrap_or_else(|| {
+            Err(tftensor::Error::InvalidArgument(format!(
+                "{} holds tensors, not a model with signatures",
+                input.format()
+            ))
+            .with_path(input.path().display()))
+        });
+        let text = text.map_err(crate::source::hint)?;
         let mut out = super::stdout();
         out.write_all(text.as_bytes())?;
         out.flush()?;

@@ -2,6 +2,7 @@
 //! sink.
 
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use crate::checkpoint::{BundleReader, BundleWriter, TensorSlice, data_file_prefix};
 use crate::dtype::DataType;
@@ -71,16 +72,24 @@ fn resolve(at: &mut Located) -> Result<()> {
     Ok(())
 }
 
+/// A checkpoint's reader, and the SavedModel directory it is the
+/// variables of, if any (whose signatures it then shows).
+pub(crate) struct Bundle {
+    reader: BundleReader,
+    #[cfg_attr(not(feature = "saved_model"), allow(dead_code))] // read for signatures
+    saved_model: Option<PathBuf>,
+}
+
 /// Reads a checkpoint's tensors by key; a slice reads only the stored
 /// slices that overlap it.
-impl ReadEntry for BundleReader {
+impl ReadEntry for Bundle {
     fn read_entry(
         &mut self,
         _index: usize,
         entry: &Entry,
         _on: &mut dyn FnMut(u64),
     ) -> Result<Tensor> {
-        self.get(&entry.name)
+        self.reader.get(&entry.name)
     }
 
     fn read_entry_slice(
@@ -95,8 +104,29 @@ impl ReadEntry for BundleReader {
             .iter()
             .map(|r| (as_i64(r.start), Some(as_i64(r.end - r.start))))
             .collect();
-        self.get_slice(&entry.name, &TensorSlice::new(&extents)?)
+        self.reader
+            .get_slice(&entry.name, &TensorSlice::new(&extents)?)
     }
+
+    /// A SavedModel's signatures, as `saved_model_cli show --all`.
+    fn signatures(&self) -> Option<Result<String>> {
+        #[cfg(feature = "saved_model")]
+        if let Some(dir) = &self.saved_model {
+            return Some(crate::saved_model::SavedModel::open(dir).and_then(|m| m.show_all()));
+        }
+        None
+    }
+}
+
+/// The SavedModel directory whose variables `prefix` is
+/// (`DIR/variables/variables` beside `DIR/saved_model.pb`).
+fn saved_model_of(prefix: &Path) -> Option<PathBuf> {
+    let variables = prefix.parent()?;
+    let dir = variables.parent()?;
+    let is_model = prefix.file_name()? == "variables"
+        && variables.file_name()? == "variables"
+        && (dir.join("saved_model.pb").is_file() || dir.join("saved_model.pbtxt").is_file());
+    is_model.then(|| dir.to_path_buf())
 }
 
 /// Opens the bundle at the prefix and lists its full tensors from the
@@ -118,11 +148,15 @@ fn open(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
             Ok(Entry::new(key, dtype, shape))
         })
         .collect::<Result<Vec<_>>>()?;
+    let saved_model = saved_model_of(&prefix);
     Ok(Box::new(Listed {
         format: Format::CHECKPOINT,
         path: prefix,
         entries,
-        reader,
+        reader: Bundle {
+            reader,
+            saved_model,
+        },
     }))
 }
 
