@@ -4,6 +4,7 @@
 //!
 //! Errors are one line on stderr that names the file, with exit status 2.
 
+mod chart;
 mod commands;
 mod error;
 mod numeric;
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{convert, diff, inspect, show};
+use crate::commands::{convert, diff, inspect, plot, show};
 
 /// Inspect, show, convert and diff TensorFlow's tensor files.
 ///
@@ -40,6 +41,7 @@ enum Command {
     Show(show::ShowArgs),
     Convert(convert::ConvertArgs),
     Diff(diff::DiffArgs),
+    Plot(plot::PlotArgs),
 }
 
 /// Exit status for errors (as for `diff`'s "trouble").
@@ -50,6 +52,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Command::Inspect(args) => inspect::run(args)?,
         Command::Show(args) => show::run(args)?,
         Command::Convert(args) => convert::run(args)?,
+        Command::Plot(args) => plot::run(args)?,
         Command::Diff(args) => {
             return Ok(if diff::run(args)? {
                 ExitCode::SUCCESS
