@@ -20,7 +20,7 @@ pub(crate) mod read_policy;
 mod root;
 mod shared;
 
-pub(crate) use root::{Exclusive, RegionError, Root, as_bytes};
+pub(crate) use root::{Exclusive, Readable, RegionError, Root, as_bytes};
 pub use root::{Repr, Stored};
 
 /// The alignment every [`CpuAllocator`] allocation has: TF's

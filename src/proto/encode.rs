@@ -131,7 +131,7 @@ pub(crate) fn proto_header(t: &Tensor) -> pb::TensorProto {
 /// TF's `AsProtoField`.
 pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
     let mut proto = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         return Ok(proto);
     }
     let dtype = t.dtype();
@@ -144,7 +144,7 @@ pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
 /// TF's `AsProtoTensorContent`.
 pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
     let mut proto = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         return Ok(proto);
     }
     let dtype = t.dtype();
@@ -156,7 +156,7 @@ pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
 /// AsProtoField appended to `out` in its wire form, in one pass.
 pub(crate) fn encode_field_to(t: &Tensor, out: &mut Vec<u8>) -> Result<()> {
     let header = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         reserve(out, header.encoded_len() as u64)?;
         return header
             .encode(out)

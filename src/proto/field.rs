@@ -86,10 +86,9 @@ pub(crate) trait ProtoElement: Element {
         check(raw.len() as u64)?;
         // Share the buffer rather than copy it; the tensor's copy-on-write
         // keeps the shared bytes unchanged.
-        let shared = t.buf().and_then(|b| {
-            let end = b.offset.checked_add(raw.len())?;
-            b.root.share_bytes(b.offset..end)
-        });
+        let shared = t
+            .root()
+            .and_then(|root| root.share_bytes(t.region().bytes()));
         Ok(shared.unwrap_or_else(|| Bytes::copy_from_slice(raw)))
     }
 }

@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use super::checks::{DimAccumulator, validate_by_adding, validate_dims};
 use super::rep::Rep;
-use super::{MAX_DIMENSIONS, i64_of_index, join_dims, usize_of_dim};
+use super::{MAX_DIMENSIONS, i64_of_usize, join_dims, usize_of_dim};
 use crate::error::{Error, OverflowError, RangeError, Result, ShapeError};
 
 /// The shape of a tensor: a list of non-negative `i64` dimensions, outermost
@@ -431,7 +431,7 @@ impl TensorShape {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn remove_dim(&mut self, d: usize) -> Result<()> {
-        let d = i64_of_index(d);
+        let d = i64_of_usize(d);
         self.remove_dim_range(d, d.saturating_add(1))
     }
 
@@ -457,7 +457,7 @@ impl TensorShape {
             return Err(RangeError::RemoveLast { count: n, rank }.into());
         }
         let keep = rank - n;
-        self.remove_dim_range(i64_of_index(keep), i64_of_index(rank))
+        self.remove_dim_range(i64_of_usize(keep), i64_of_usize(rank))
     }
 
     /// Removes dims `begin..end` (end-exclusive). A negative index `x` means
@@ -483,7 +483,7 @@ impl TensorShape {
     /// ```
     pub fn remove_dim_range(&mut self, begin: i64, end: i64) -> Result<()> {
         let rank = self.dims();
-        let rank_i = i64_of_index(rank);
+        let rank_i = i64_of_usize(rank);
         let adjust = |x: i64| {
             if x < 0 {
                 rank_i.saturating_add(x).saturating_add(1)

@@ -76,10 +76,11 @@ pub(crate) fn usize_of_dim(d: i64) -> usize {
     usize::try_from(d).unwrap_or(usize::MAX)
 }
 
-/// An index or count (a rank, a dim index) as `i64`, for TF's `int64`
-/// arguments and error texts. It saturates only past `i64::MAX`, which is
-/// out of range of every shape (at most 254 dims) and stays so.
+/// An index or a count as `i64`, for TF's `int64` arguments, error texts
+/// and descriptions. It saturates only past `i64::MAX`: an index that large
+/// is out of range of every shape (at most 254 dims) and stays so, and no
+/// byte count of memory is that large (a `Layout` is at most `isize::MAX`).
 #[inline]
-pub(crate) fn i64_of_index(i: usize) -> i64 {
+pub(crate) fn i64_of_usize(i: usize) -> i64 {
     i64::try_from(i).unwrap_or(i64::MAX)
 }

@@ -191,19 +191,15 @@ impl Summary<'_> {
     /// A dtype outside the dispatch (invalid, a ref type, an unknown
     /// number): TF's default case, where every element is `?`.
     fn write_unknown(&self, out: &mut Vec<u8>) {
-        if self.limit > 0 && self.tensor.buf().is_none() {
+        if self.limit > 0 && self.tensor.root().is_none() {
             return self.write_uninitialized(out);
         }
         self.write_flat(out, |_, out| out.push(b'?'));
     }
 
+    /// TF prints the uninitialized-tensor error's text.
     fn write_uninitialized(&self, out: &mut Vec<u8>) {
-        let _ = write!(
-            out,
-            "uninitialized Tensor of {} elements of type {}",
-            self.num_elts,
-            self.tensor.dtype().as_i32()
-        );
+        let _ = write!(out, "{}", self.tensor.region().uninitialized());
     }
 
     /// TF's irregular path: a flat list, bracketed in v2 unless scalar.
@@ -375,7 +371,7 @@ impl fmt::Debug for Tensor {
     /// assert!(format!("{u:?}").ends_with("buffer: shared }"));
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let buffer = if self.buf().is_none() {
+        let buffer = if self.root().is_none() {
             "none"
         } else if self.is_shared() {
             "shared"
