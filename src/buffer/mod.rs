@@ -17,6 +17,7 @@ use crate::error::{Error, OverflowError, Result};
 
 pub(crate) mod read_jobs;
 pub(crate) mod read_policy;
+pub(crate) mod read_pool;
 mod root;
 mod shared;
 

@@ -20,6 +20,7 @@ use std::io::Write as _;
 
 use self::element::{Layout, SummaryElement};
 use crate::element::dispatch_dtype;
+use crate::shape::usize_of_dim;
 use crate::tensor::Tensor;
 
 /// The number of values [`Tensor`]'s `Debug` shows.
@@ -156,7 +157,8 @@ impl Tensor {
 }
 
 /// One `SummarizeValue` call, after TF's preamble (`limit` is
-/// `min(max_entries, num_elts)` with a negative `max_entries` meaning all).
+/// `min(max_entries, num_elts)` with a negative `max_entries` meaning all,
+/// so a count: `0 <= limit <= num_elts`).
 struct Summary<'a> {
     tensor: &'a Tensor,
     num_elts: i64,
@@ -208,7 +210,7 @@ impl Summary<'_> {
         if brackets {
             out.push(b'[');
         }
-        for i in 0..usize::try_from(self.limit).unwrap_or(0) {
+        for i in 0..usize_of_dim(self.limit) {
             if i > 0 {
                 out.push(b' ');
             }
@@ -231,11 +233,7 @@ impl Summary<'_> {
             print_v2: self.print_v2,
         };
         if shape.is_empty() {
-            for (i, e) in data
-                .iter()
-                .take(usize::try_from(self.limit).unwrap_or(0))
-                .enumerate()
-            {
+            for (i, e) in data.iter().take(usize_of_dim(self.limit)).enumerate() {
                 if i > 0 {
                     out.push(b' ');
                 }
@@ -275,7 +273,12 @@ impl<T: SummaryElement> Nested<'_, T> {
         if *index >= limit {
             return;
         }
-        let count = self.shape.get(dim).copied().unwrap_or(0);
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "dim < rank: the first call is dim 0 of a rank >= 1 shape, \
+                      and it recurses only while dim + 1 < rank"
+        )]
+        let count = self.shape[dim];
         if dim + 1 == self.shape.len() {
             for i in 0..count {
                 if *index >= limit {
