@@ -26,8 +26,8 @@ use crate::element::{Element, ResourceHandle, Variant};
 use crate::error::{Error, RangeError, Result, ShapeError, SizeCheck};
 use crate::shape::{TensorShape, usize_of_dim};
 
-/// A dtype and a shape at a byte offset of a root. Without a root the
-/// offset is 0 and means nothing. Invariant, for a region with a root: its
+/// A dtype and a shape at a byte offset of a root (an offset that means
+/// nothing without a root). Invariant, for a region with a root: its
 /// bytes ([`Region::bytes`]) lie inside the root, which holds bytes for a
 /// POD dtype and the dtype's elements otherwise.
 #[derive(Clone)]
@@ -41,7 +41,7 @@ pub(crate) struct Region {
 /// Bytes of a root per element of `dtype`: `dtype.size()` for POD dtypes,
 /// the Rust element's size for strings, resources and variants.
 #[inline]
-pub(crate) fn unit_of(dtype: DataType) -> usize {
+fn unit_of(dtype: DataType) -> usize {
     match dtype {
         DataType::String => std::mem::size_of::<Bytes>(),
         DataType::Resource => std::mem::size_of::<ResourceHandle>(),
