@@ -8,7 +8,10 @@
 //! start rotating), every row of one table:
 //!
 //! * ours: `read_npy`, `NpzReader::get`, `safetensors::load`,
-//!   `BundleReader::load` / `open` + `get` of every key, `read_tensors`;
+//!   `BundleReader::load` / `open` + `get` of every key, `read_tensors`,
+//!   each twice: with the read-buffer pool, and "(no pool)" with the pool
+//!   off (`set_read_pool_limit(0)`, as `TFTENSOR_READ_POOL_MAX=0`), the
+//!   pooled rows of a round first, then the others;
 //! * peers: the `safetensors` crate (`fs::read` + `deserialize`), and over a
 //!   pipe to `scripts/bench_peers.py` (one Python process, driven call by
 //!   call): `np.load`, `safetensors.numpy.load_file`,
@@ -50,11 +53,13 @@
 //! Under `cargo test --all-targets` (no `--bench`) it runs one small round
 //! without Python.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::rc::Rc;
 use std::time::Instant;
 
 use tftensor::Tensor;
@@ -206,16 +211,25 @@ enum Kind {
     Limit,
 }
 
-/// How a row runs: in this process, or as a Python peer op.
+/// How a row runs: in this process (a call a row without the pool
+/// shares), or as a Python peer op.
 enum Run {
-    Local(Box<dyn FnMut()>),
+    Local(Rc<RefCell<dyn FnMut()>>),
     Python(&'static str, PathBuf),
+}
+
+/// A row's call, in this process.
+fn local(f: impl FnMut() + 'static) -> Run {
+    Run::Local(Rc::new(RefCell::new(f)))
 }
 
 struct Row {
     format: &'static str,
-    name: &'static str,
+    name: String,
     kind: Kind,
+    /// Whether the read-buffer pool is on for this row (a row of ours is
+    /// run both ways: with the pool and with `set_read_pool_limit(0)`).
+    pool: bool,
     bytes: usize,
     run: Run,
     samples: Vec<Sample>,
@@ -285,11 +299,12 @@ fn limit_read_then(path: PathBuf, then: fn(&[u8])) -> Box<dyn FnMut()> {
 
 fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
     let mut rows = Vec::new();
-    let mut add = |format, name, kind, path: &Path, run| {
+    let mut add = |format, name: &str, kind, path: &Path, run| {
         rows.push(Row {
             format,
-            name,
+            name: name.to_owned(),
             kind,
+            pool: true,
             bytes: file_len(path),
             run,
             samples: Vec::new(),
@@ -305,9 +320,9 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor read_npy",
         Kind::Ours,
         &npy,
-        Run::Local(Box::new(move || {
+        local(move || {
             black_box(tftensor::npy::read_npy(&p).unwrap());
-        })),
+        }),
     );
     if with_python {
         add(
@@ -323,7 +338,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory",
         Kind::Limit,
         &npy,
-        Run::Local(limit_read(npy.clone())),
+        local(limit_read(npy.clone())),
     );
     let p = npy.clone();
     add(
@@ -331,11 +346,11 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor read_npy_mmap + every byte read",
         Kind::Ours,
         &npy,
-        Run::Local(Box::new(move || {
+        local(move || {
             // SAFETY: nothing writes the bench's own file while it is mapped.
             let t = unsafe { tftensor::npy::read_npy_mmap(&p) }.unwrap();
             black_box(touch(t.tensor_data().unwrap()));
-        })),
+        }),
     );
     if with_python {
         add(
@@ -351,7 +366,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory + every byte read",
         Kind::Limit,
         &npy,
-        Run::Local(limit_read_touched(npy.clone())),
+        local(limit_read_touched(npy.clone())),
     );
 
     let npz = dir.join("data.npz");
@@ -364,10 +379,10 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor NpzReader::get (stored)",
         Kind::Ours,
         &npz,
-        Run::Local(Box::new(move || {
+        local(move || {
             let mut r = NpzReader::open(&p).unwrap();
             black_box(r.get("x").unwrap());
-        })),
+        }),
     );
     if with_python {
         add(
@@ -383,7 +398,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory",
         Kind::Limit,
         &npz,
-        Run::Local(limit_read(npz.clone())),
+        local(limit_read(npz.clone())),
     );
 
     let parts = 16;
@@ -398,9 +413,9 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor safetensors::load",
         Kind::Ours,
         &st,
-        Run::Local(Box::new(move || {
+        local(move || {
             black_box(tftensor::safetensors::load(&p).unwrap());
-        })),
+        }),
     );
     let p = st.clone();
     add(
@@ -408,7 +423,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "safetensors crate: fs::read + deserialize",
         Kind::Peer,
         &st,
-        Run::Local(Box::new(move || {
+        local(move || {
             let bytes = std::fs::read(&p).unwrap();
             let st = safetensors::SafeTensors::deserialize(&bytes).unwrap();
             black_box(
@@ -417,7 +432,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
                     .map(|(_, v)| v.data().len())
                     .sum::<usize>(),
             );
-        })),
+        }),
     );
     if with_python {
         add(
@@ -433,7 +448,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory",
         Kind::Limit,
         &st,
-        Run::Local(limit_read(st.clone())),
+        local(limit_read(st.clone())),
     );
     let p = st.clone();
     add(
@@ -441,14 +456,14 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor safetensors::load_mmap + every byte read",
         Kind::Ours,
         &st,
-        Run::Local(Box::new(move || {
+        local(move || {
             // SAFETY: nothing writes the bench's own file while it is mapped.
             let loaded = unsafe { tftensor::safetensors::load_mmap(&p) }.unwrap();
             let sum = loaded.iter().fold(0u64, |acc, (_, t)| {
                 acc.wrapping_add(touch(t.tensor_data().unwrap()))
             });
             black_box(sum);
-        })),
+        }),
     );
     let p = st.clone();
     add(
@@ -456,7 +471,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "safetensors crate: mmap + deserialize + every byte read",
         Kind::Peer,
         &st,
-        Run::Local(Box::new(move || {
+        local(move || {
             let file = File::open(&p).unwrap();
             // SAFETY: nothing writes the bench's own file while it is mapped.
             let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
@@ -466,14 +481,14 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
                 .iter()
                 .fold(0u64, |acc, (_, v)| acc.wrapping_add(touch(v.data())));
             black_box(sum);
-        })),
+        }),
     );
     add(
         "safetensors mmap, touched",
         "limit: read() into faulted memory + every byte read",
         Kind::Limit,
         &st,
-        Run::Local(limit_read_touched(st.clone())),
+        local(limit_read_touched(st.clone())),
     );
 
     let prefix = dir.join("ckpt");
@@ -489,10 +504,10 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor BundleReader::load + get all",
         Kind::Ours,
         &data,
-        Run::Local(Box::new(move || {
+        local(move || {
             let r = BundleReader::load(&p).unwrap();
             black_box(r.keys().map(|k| r.get(k).unwrap()).collect::<Vec<_>>());
-        })),
+        }),
     );
     let p = prefix.clone();
     add(
@@ -500,10 +515,10 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor BundleReader::open + get all",
         Kind::Ours,
         &data,
-        Run::Local(Box::new(move || {
+        local(move || {
             let r = BundleReader::open(&p).unwrap();
             black_box(r.keys().map(|k| r.get(k).unwrap()).collect::<Vec<_>>());
-        })),
+        }),
     );
     if with_python {
         add(
@@ -519,7 +534,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory",
         Kind::Limit,
         &data,
-        Run::Local(limit_read(data.clone())),
+        local(limit_read(data.clone())),
     );
     let p = prefix.clone();
     add(
@@ -527,21 +542,21 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor BundleReader::open_mmap + get all (CRC checked) + every byte read",
         Kind::Ours,
         &data,
-        Run::Local(Box::new(move || {
+        local(move || {
             // SAFETY: nothing writes the bench's own files while mapped.
             let r = unsafe { BundleReader::open_mmap(&p) }.unwrap();
             let sum = r.keys().fold(0u64, |acc, k| {
                 acc.wrapping_add(touch(r.get(k).unwrap().tensor_data().unwrap()))
             });
             black_box(sum);
-        })),
+        }),
     );
     add(
         "checkpoint mmap, touched",
         "limit: read() into faulted memory + every byte read",
         Kind::Limit,
         &data,
-        Run::Local(limit_read_touched(data.clone())),
+        local(limit_read_touched(data.clone())),
     );
 
     let rec = dir.join("data.tfrecord");
@@ -554,9 +569,9 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "tftensor read_tensors (CRC checked)",
         Kind::Ours,
         &rec,
-        Run::Local(Box::new(move || {
+        local(move || {
             black_box(read_tensors(&p, Compression::None).unwrap());
-        })),
+        }),
     );
     if with_python {
         add(
@@ -572,7 +587,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         "limit: read() into faulted memory",
         Kind::Limit,
         &rec,
-        Run::Local(limit_read(rec.clone())),
+        local(limit_read(rec.clone())),
     );
 
     let mut src = faulted(size);
@@ -580,16 +595,42 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
     let mut dst = faulted(size);
     rows.push(Row {
         format: "memory",
-        name: "limit: memcpy between faulted buffers",
+        name: "limit: memcpy between faulted buffers".to_owned(),
         kind: Kind::Limit,
         bytes: size,
-        run: Run::Local(Box::new(move || {
+        run: local(move || {
             dst[..size].copy_from_slice(black_box(&src[..size]));
             black_box(&dst);
-        })),
+        }),
+        pool: true,
         samples: Vec::new(),
     });
-    rows
+    without_pool(rows)
+}
+
+/// Each reading row of ours (not the mappings) twice: as it is, and right
+/// after it the same call with the read-buffer pool off
+/// (`set_read_pool_limit(0)`, what `TFTENSOR_READ_POOL_MAX=0` does): what
+/// the pool saves, in the same run.
+fn without_pool(rows: Vec<Row>) -> Vec<Row> {
+    let mut out = Vec::with_capacity(rows.len() * 2);
+    for row in rows {
+        let twin = match &row.run {
+            Run::Local(f) if row.kind == Kind::Ours && !row.format.contains("mmap") => Some(Row {
+                format: row.format,
+                name: format!("{} (no pool)", row.name),
+                kind: row.kind,
+                pool: false,
+                bytes: row.bytes,
+                run: Run::Local(Rc::clone(f)),
+                samples: Vec::new(),
+            }),
+            _ => None,
+        };
+        out.push(row);
+        out.extend(twin);
+    }
+    out
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -628,6 +669,9 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default_rounds);
+    // The pool's bound as the environment set it (TFTENSOR_READ_POOL_MAX=0:
+    // every row without the pool).
+    let pool_limit = tftensor::read_pool_limit();
     let mut peers = if mode == Mode::Test {
         None
     } else {
@@ -641,8 +685,10 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut json_rows = Vec::new();
     println!(
-        "readers: {rounds} rounds after 1 warm-up round, interleaved; warm page cache; {} CPUs; peers: {}",
+        "readers: {rounds} rounds after 1 warm-up round, interleaved; warm page cache; {} CPUs; read pool {} MiB, idle {:?}; peers: {}",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
+        pool_limit >> 20,
+        tftensor::READ_POOL_IDLE,
         peers
             .as_ref()
             .map_or("none".to_owned(), |p| p.versions.clone())
@@ -652,19 +698,34 @@ fn main() {
         if let Ok(only) = std::env::var("TFTENSOR_BENCH_ONLY") {
             rows.retain(|r| r.format.contains(only.as_str()));
         }
-        let n = rows.len();
+        // Each round: the rows with the pool (peers and limits among them),
+        // then those without; the start rotating within each group. The
+        // pool is emptied between the groups (outside the timed calls), so
+        // each round's first pooled read maps afresh.
+        let groups: Vec<(Vec<usize>, usize)> = [(true, pool_limit), (false, 0)]
+            .into_iter()
+            .map(|(pool, limit)| {
+                let rows: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].pool == pool).collect();
+                (rows, limit)
+            })
+            .collect();
         for round in 0..=rounds {
-            for j in 0..n {
-                let row = &mut rows[(round + j) % n];
-                let s = match &mut row.run {
-                    Run::Local(f) => Some(measure(f.as_mut())),
-                    Run::Python(op, path) => peers.as_mut().and_then(|p| p.call(op, path)),
-                };
-                if let (Some(s), true) = (s, round > 0) {
-                    row.samples.push(s);
+            for (group, limit) in &groups {
+                tftensor::set_read_pool_limit(*limit);
+                let n = group.len();
+                for j in 0..n {
+                    let row = &mut rows[group[(round + j) % n]];
+                    let s = match &mut row.run {
+                        Run::Local(f) => Some(measure(&mut *f.borrow_mut())),
+                        Run::Python(op, path) => peers.as_mut().and_then(|p| p.call(op, path)),
+                    };
+                    if let (Some(s), true) = (s, round > 0) {
+                        row.samples.push(s);
+                    }
                 }
             }
         }
+        tftensor::set_read_pool_limit(pool_limit);
         let med = |r: &Row| median(r.samples.iter().map(|s| s.seconds).collect());
         let med_cpu = |r: &Row| median(r.samples.iter().map(|s| s.cpu).collect());
         println!(

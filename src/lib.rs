@@ -80,6 +80,9 @@ mod tensor;
 pub mod tfrecord;
 mod typed;
 
+pub use buffer::read_pool::{
+    READ_POOL_IDLE, read_pool_bytes, read_pool_limit, release_memory, set_read_pool_limit,
+};
 pub use buffer::{ALIGNMENT, AllocationDescription, Allocator, CpuAllocator, TrackingAllocator};
 pub use dtype::{DataType, ParseDataTypeError};
 pub use element::{

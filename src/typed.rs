@@ -76,12 +76,8 @@ const _: () = {
 /// this crate, never a consequence of input, so it is not an `Err`.
 #[cold]
 #[track_caller]
-#[allow(
-    clippy::panic,
-    reason = "an internal invariant broke; returning a plausible value would hide it"
-)]
 fn invariant_broken(err: &Error) -> ! {
-    panic!("TypedTensor invariant broken (a tftensor bug): {err}")
+    crate::tensor::invariant_broken("TypedTensor", err)
 }
 
 /// `n` as `usize`, for element counts of valid shapes (which are >= 0).

@@ -288,6 +288,14 @@ fn live_exports() -> usize {
     dlpack::live_exports()
 }
 
+/// Gives the memory of dropped large reads back to the system now: the
+/// read-buffer pool keeps the pages of a freed read (up to 2 GiB, for at
+/// most a second) so the next large read skips the page faults.
+#[pyfunction]
+fn release_memory() {
+    tft::release_memory();
+}
+
 /// TensorFlow's tensor, from Rust: DLPack exchange, TensorProto, summaries.
 #[pymodule(name = "tftensor")]
 fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -295,6 +303,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(from_proto, m)?)?;
     m.add_function(wrap_pyfunction!(live_exports, m)?)?;
+    m.add_function(wrap_pyfunction!(release_memory, m)?)?;
     formats::register(m)?;
     arrow::register(m)?;
     io::register(m)?;

@@ -17,10 +17,11 @@ use crate::error::{Error, OverflowError, Result};
 
 pub(crate) mod read_jobs;
 pub(crate) mod read_policy;
+pub(crate) mod read_pool;
 mod root;
 mod shared;
 
-pub(crate) use root::{Exclusive, RegionError, Root, as_bytes};
+pub(crate) use root::{Exclusive, Readable, RegionError, Root, as_bytes};
 pub use root::{Repr, Stored};
 
 /// The alignment every [`CpuAllocator`] allocation has: TF's
@@ -379,5 +380,35 @@ mod tests {
     fn impossible_layout_is_an_error() {
         let huge = Root::zeroed(&default_allocator(), usize::MAX - 10);
         assert!(matches!(huge, Err(Error::AllocationFailed { .. })));
+    }
+
+    /// An element root counts bytes like a byte root: a typed view must
+    /// start on an element boundary, and a copy takes whole elements.
+    #[test]
+    fn element_roots_count_bytes_and_stay_on_element_boundaries() {
+        let words: Vec<bytes::Bytes> = ["a", "b", "c"]
+            .into_iter()
+            .map(bytes::Bytes::from)
+            .collect();
+        let root = Root::from_vec(&default_allocator(), words).unwrap();
+        let size = std::mem::size_of::<bytes::Bytes>();
+        assert_eq!(root.len(), 3 * size);
+        assert_eq!(
+            root.slice::<bytes::Bytes>(size..3 * size, 2).unwrap()[1],
+            "c"
+        );
+        assert!(matches!(
+            root.slice::<bytes::Bytes>(8..3 * size, 1),
+            Err(RegionError::Misaligned { .. })
+        ));
+        assert!(matches!(
+            root.slice::<bytes::Bytes>(size..3 * size, 3),
+            Err(RegionError::Bounds)
+        ));
+        let copy = root
+            .copy_range(size..2 * size, &default_allocator())
+            .unwrap();
+        assert_eq!(copy.len(), size);
+        assert!(root.copy_range(1..size, &default_allocator()).is_err());
     }
 }

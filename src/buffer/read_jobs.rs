@@ -246,8 +246,11 @@ pub(crate) fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::
         if n == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
-        // In bounds: a read returns at most `buf.len()` bytes.
-        buf = buf.get_mut(n..).unwrap_or_default();
+        // A read returns at most `buf.len()` bytes; more is the system's
+        // error, not a reason to read on from nowhere.
+        buf = std::mem::take(&mut buf)
+            .get_mut(n..)
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidData))?;
         offset += n as u64;
     }
     Ok(())

@@ -13,21 +13,21 @@
 //!
 //! A [`ReadBuf`] is written while it is private and handed out read-only,
 //! as [`Bytes`], once filled: tensors then adopt slices of it. When the
-//! last of those is dropped, the map goes back to a small process-wide
-//! [`Pool`] (at most [`POOL_MAX`] bytes), and the next large read of a size
-//! it fits takes it: its pages are already faulted in, so that read costs
-//! the copy alone, as TF's allocator gives back memory it holds. A large
-//! read that no kept map fits first gives back the longest-kept maps until
-//! those left and the new read fit in [`POOL_MAX`] together. A reused
-//! map holds the bytes of its last read until overwritten: readers only
-//! hand out bytes they read (every caller checks how many arrived).
+//! last of those is dropped, the map goes back to the process-wide read
+//! pool ([`super::read_pool`]: bounded, emptied after a second idle or on
+//! request), and the next large read of a size it fits takes it: its pages
+//! are already faulted in, so that read costs the copy alone. A large read
+//! that no kept map fits first gives back the longest-kept maps until those
+//! left and the new read fit in the pool's bound together. A reused map
+//! holds the bytes of its last read until overwritten: readers only hand
+//! out bytes they read (every caller checks how many arrived).
 
 use std::io;
 use std::io::Read;
-use std::sync::Mutex;
 
 use bytes::Bytes;
 
+use super::read_pool;
 use crate::error::Result;
 
 /// At and above this many bytes, a read destination is a huge-page map.
@@ -36,115 +36,40 @@ pub(crate) const LARGE: usize = 4 << 20;
 /// The transparent huge page size on x86-64 and (4 KiB-page) arm64.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// The most bytes of maps the process-wide [`Pool`] keeps for reuse.
-pub(crate) const POOL_MAX: usize = 2 << 30;
-
-/// Maps of finished reads, kept for the next large read.
-static POOL: Mutex<Pool> = Mutex::new(Pool::new(POOL_MAX));
-
-/// Frozen maps given back by their last owner, at most `max` bytes of them.
-pub(crate) struct Pool {
-    maps: Vec<memmap2::MmapMut>,
-    max: usize,
-}
-
-impl Pool {
-    pub(crate) const fn new(max: usize) -> Pool {
-        Pool {
-            maps: Vec::new(),
-            max,
-        }
-    }
-
-    /// The smallest kept map of at least `len` bytes and at most twice
-    /// that (a larger one would be held, unused, by the tensor). Failing
-    /// that, on Linux, the largest kept map of at least half of `len`,
-    /// grown to `len` (its faulted pages kept, only the growth new): reads
-    /// of nearly the same size then share one map.
-    pub(crate) fn take(&mut self, len: usize) -> Option<memmap2::MmapMut> {
-        let fits = self
-            .maps
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.len() >= len && m.len() / 2 <= len)
-            .min_by_key(|(_, m)| m.len());
-        if let Some((i, _)) = fits {
-            return Some(self.maps.remove(i));
-        }
-        #[cfg(target_os = "linux")]
-        {
-            let (i, _) = self
-                .maps
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.len() < len && m.len() >= len / 2)
-                .max_by_key(|(_, m)| m.len())?;
-            let mut map = self.maps.remove(i);
-            let grow = memmap2::RemapOptions::new().may_move(true);
-            // SAFETY: an anonymous private map, so the grown range is fresh
-            // zeroed memory backed by nothing that can shrink; and the pool
-            // owned it alone (no `Bytes` of it is left), so no pointer into
-            // it is invalidated if it moves.
-            let grown = unsafe { map.remap(len, grow) };
-            // On failure it is dropped, and the read maps afresh.
-            grown.ok().map(|()| map)
-        }
-        #[cfg(not(target_os = "linux"))]
-        None
-    }
-
-    /// Drops (unmaps) the longest-kept maps until those left and a new
-    /// map of `len` bytes together fit in the pool's max: what the pool
-    /// keeps idle beside a new read is bounded by the same max.
-    pub(crate) fn make_room(&mut self, len: usize) {
-        let mut held: usize = self.maps.iter().map(|m| m.len()).sum();
-        let mut evict = 0;
-        for m in &self.maps {
-            if held.saturating_add(len) <= self.max {
-                break;
-            }
-            held -= m.len();
-            evict += 1;
-        }
-        self.maps.drain(..evict);
-    }
-
-    /// Keeps `map`, dropping (unmapping) the longest-kept maps when that
-    /// makes room for it; drops `map` itself when it is larger than the
-    /// pool's max. Newest kept: a map from a pattern of reads the process
-    /// no longer makes ages out.
-    pub(crate) fn give(&mut self, map: memmap2::MmapMut) {
-        if map.len() <= self.max {
-            self.make_room(map.len());
-            self.maps.push(map);
-        }
-    }
-}
-
-/// A frozen map: the bytes of one read, read-only; back to the [`POOL`]
+/// A frozen map: the bytes of one read, read-only; back to the read pool
 /// when dropped.
 struct Frozen {
+    /// `None` only inside `drop`, when no `Bytes` can read it any more.
     map: Option<memmap2::Mmap>,
+    /// The bytes read, at most the map's length (`freeze` made it so).
     len: usize,
 }
 
 impl AsRef<[u8]> for Frozen {
+    #[allow(
+        clippy::unreachable,
+        reason = "the map is taken only by drop, after the last Bytes"
+    )]
     fn as_ref(&self) -> &[u8] {
-        // `map` is `None` only during drop; `len` is within the map.
-        self.map
-            .as_deref()
-            .and_then(|m| m.get(..self.len))
-            .unwrap_or_default()
+        match self.map.as_deref().and_then(|m| m.get(..self.len)) {
+            Some(bytes) => bytes,
+            // An empty slice here would be a plausible wrong answer.
+            None => unreachable!("a frozen read buffer outside its map (a tftensor bug)"),
+        }
     }
 }
 
 impl Drop for Frozen {
     fn drop(&mut self) {
         // No `Bytes` of it is left: the pages are free for another read.
-        // A map that cannot be made writable again is unmapped instead.
-        if let Some(map) = self.map.take().and_then(|m| m.make_mut().ok()) {
-            if let Ok(mut pool) = POOL.lock() {
-                pool.give(map);
+        // A map the pool would not keep, or that cannot be made writable
+        // again, is unmapped instead.
+        let Some(map) = self.map.take() else {
+            return;
+        };
+        if read_pool::would_keep(map.len()) {
+            if let Ok(map) = map.make_mut() {
+                read_pool::give(map);
             }
         }
     }
@@ -176,15 +101,13 @@ impl ReadBuf {
             let mapped = len
                 .checked_next_multiple_of(HUGE_PAGE)
                 .ok_or(crate::Error::AllocationFailed { bytes: len })?;
-            if let Ok(mut pool) = POOL.lock() {
-                if let Some(map) = pool.take(mapped) {
-                    return Ok(ReadBuf {
-                        inner: Inner::Map(map, len),
-                    });
-                }
-                // None fits: give back kept pages, oldest first, until
-                // they and the new ones fit in the pool's max.
-                pool.make_room(mapped);
+            // A kept map that fits, else room made for a new one: kept
+            // pages given back, oldest first, until they and the new ones
+            // fit in the pool's bound.
+            if let Some(map) = read_pool::take_or_make_room(mapped) {
+                return Ok(ReadBuf {
+                    inner: Inner::Map(map, len),
+                });
             }
             let map = memmap2::MmapMut::map_anon(mapped)
                 .map_err(|_| crate::Error::AllocationFailed { bytes: len })?;
@@ -208,8 +131,12 @@ impl ReadBuf {
     /// The whole buffer, writable while it is private.
     pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         match &mut self.inner {
-            // In bounds: the map is `len` rounded up to whole pages.
-            Inner::Map(m, len) => m.get_mut(..*len).unwrap_or_default(),
+            #[expect(
+                clippy::indexing_slicing,
+                reason = "`new` made the map `len` bytes rounded up to whole huge pages, \
+                          or took a kept map at least that long"
+            )]
+            Inner::Map(m, len) => &mut m[..*len],
             Inner::Vec(v) => v.as_mut_slice(),
         }
     }
@@ -291,18 +218,25 @@ pub(crate) fn fill_chunked<R: Read + ?Sized>(
     let mut got = 0;
     for piece in dst.chunks_mut(chunk.max(1)) {
         let mut filled = 0;
-        while filled < piece.len() {
-            // In bounds: filled < piece.len() (the loop's condition).
-            let rest = piece.get_mut(filled..).unwrap_or_default();
+        while let Some(rest) = piece.get_mut(filled..).filter(|r| !r.is_empty()) {
             match r.read(rest) {
                 Ok(0) => break,
-                Ok(n) => filled += n,
+                Ok(n) if n <= rest.len() => filled += n,
+                Ok(_) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "a read returned more bytes than it was given room for",
+                    ));
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
-        // In bounds: filled <= piece.len().
-        on_chunk(piece.get(..filled).unwrap_or_default());
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "filled <= piece.len(): each read adds at most the room it was given"
+        )]
+        on_chunk(&piece[..filled]);
         got += filled;
         if filled < piece.len() {
             break;
@@ -379,79 +313,6 @@ mod tests {
 #[cfg(test)]
 mod pool_tests {
     use super::*;
-
-    #[test]
-    fn the_pool_gives_the_smallest_fitting_map_and_keeps_at_most_its_max() {
-        let mut pool = Pool::new(12 << 20);
-        for mib in [8usize, 4, 1] {
-            pool.give(memmap2::MmapMut::map_anon(mib << 20).unwrap());
-        }
-        // 13 MiB would pass 12: the oldest (8 MiB) went.
-        assert_eq!(
-            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
-            [4, 1]
-        );
-        assert_eq!(pool.take(3 << 20).unwrap().len(), 4 << 20);
-        // 1 MiB is less than half of 5 MiB: neither given nor grown.
-        assert!(pool.take(5 << 20).is_none());
-        pool.give(memmap2::MmapMut::map_anon(8 << 20).unwrap());
-        // 8 MiB is more than twice 3 MiB: not given for it.
-        assert!(pool.take(3 << 20).is_none());
-        assert_eq!(pool.take(5 << 20).unwrap().len(), 8 << 20);
-        assert!(pool.take(1).is_none());
-        // Larger than the max: not kept, and nothing evicted for it.
-        pool.give(memmap2::MmapMut::map_anon(13 << 20).unwrap());
-        assert_eq!(
-            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
-            [1]
-        );
-        pool.make_room(12 << 20);
-        assert!(pool.take(1 << 20).is_none());
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_map_a_little_short_is_grown_with_its_bytes() {
-        let mut pool = Pool::new(64 << 20);
-        let mut small = memmap2::MmapMut::map_anon(8 << 20).unwrap();
-        small.fill(5);
-        pool.give(small);
-        pool.give(memmap2::MmapMut::map_anon(2 << 20).unwrap());
-        // 10 MiB: none is that long; the 8 MiB one (at least half) grows.
-        let grown = pool.take(10 << 20).unwrap();
-        assert_eq!(grown.len(), 10 << 20);
-        assert!(grown[..8 << 20].iter().all(|&b| b == 5));
-        assert!(grown[8 << 20..].iter().all(|&b| b == 0));
-        // 5 MiB: only the 2 MiB map is left, less than half.
-        assert!(pool.take(5 << 20).is_none());
-        assert_eq!(pool.maps.len(), 1);
-    }
-
-    #[test]
-    fn a_miss_evicts_the_oldest_maps_until_the_new_one_fits_beside_them() {
-        let mut pool = Pool::new(12 << 20);
-        for mib in [2usize, 4, 6] {
-            pool.give(memmap2::MmapMut::map_anon(mib << 20).unwrap());
-        }
-        // 12 MiB held: room for 0; a 2 MiB read evicts the oldest (2 MiB).
-        pool.make_room(2 << 20);
-        assert_eq!(
-            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
-            [4, 6]
-        );
-        // 10 held + 2 fit: nothing goes.
-        pool.make_room(2 << 20);
-        assert_eq!(pool.maps.len(), 2);
-        // 5 MiB needs the 4 MiB map gone too (6 + 5 <= 12).
-        pool.make_room(5 << 20);
-        assert_eq!(
-            pool.maps.iter().map(|m| m.len() >> 20).collect::<Vec<_>>(),
-            [6]
-        );
-        // Larger than the max: everything goes.
-        pool.make_room(13 << 20);
-        assert!(pool.maps.is_empty());
-    }
 
     #[test]
     fn a_dropped_read_is_reused_and_a_reused_buffer_reads_right() {

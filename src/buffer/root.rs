@@ -4,16 +4,17 @@
 //! Every `unsafe` block that reads or writes tensor elements is in this
 //! file. The invariants they rely on are established here, once:
 //!
-//! * a [`Root`] keeps `ptr` valid for `len` units (bytes for a byte root,
-//!   elements for an element root) until it is dropped, and never moves
-//!   the memory;
+//! * a [`Root`] keeps `ptr` valid for `len` bytes until it is dropped, and
+//!   never moves the memory; every offset and range into it counts bytes,
+//!   for a byte root and an element root alike;
 //! * an element root holds a `Vec<T>` whose `TypeId` its owner reports; a byte
 //!   root holds initialized bytes, which are only ever seen as types for
 //!   which every bit pattern is valid ([`Repr::Pod`]), or as `bool` after
 //!   checking every byte is 0 or 1;
 //! * a write needs an [`Exclusive`], which only exists while one `&mut`
 //!   handle holds the only reference to a writable root, and which covers
-//!   a range no other `Exclusive` covers.
+//!   a range no other `Exclusive` covers; reads through an `Exclusive`
+//!   stay inside its range.
 
 use std::alloc::Layout;
 use std::any::{Any, TypeId};
@@ -81,7 +82,9 @@ static NEXT_ALLOCATION_ID: AtomicI64 = AtomicI64::new(1);
 trait ErasedVec: Send + Sync + UnwindSafe + RefUnwindSafe {
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
     fn is_vec_of(&self, id: TypeId) -> bool;
-    /// A copy of `range` as a new root (element roots' copy-on-write).
+    /// A copy of the elements in the byte range `range` as a new root
+    /// (element roots' copy-on-write); `None` unless the range lies inside
+    /// the `Vec` on element boundaries.
     fn clone_range(&self, range: Range<usize>) -> Option<Root>;
 }
 
@@ -93,7 +96,12 @@ impl<T: Clone + Send + Sync + UnwindSafe + RefUnwindSafe + 'static> ErasedVec fo
         TypeId::of::<T>() == id
     }
     fn clone_range(&self, range: Range<usize>) -> Option<Root> {
-        let v = self.get(range)?.to_vec();
+        // Element types are never zero-sized (strings, handles, variants).
+        let size = std::mem::size_of::<T>().max(1);
+        if range.start % size != 0 || range.end % size != 0 {
+            return None;
+        }
+        let v = self.get(range.start / size..range.end / size)?.to_vec();
         Some(Root::from_elements(v))
     }
 }
@@ -133,7 +141,7 @@ enum Owner {
 /// memory holds.
 pub(crate) struct Root {
     ptr: NonNull<u8>,
-    /// Bytes for a byte root, elements for an element root.
+    /// Bytes, for a byte root and an element root alike.
     len: usize,
     /// Whether it holds typed elements (a `Vec<T>` of the `Repr::Typed`
     /// type whose `TypeId` the owner reports), not bytes.
@@ -276,14 +284,14 @@ impl Root {
         let ptr = NonNull::new(values.as_mut_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
         Root {
             ptr,
-            len: values.len(),
+            len: std::mem::size_of_val(values.as_slice()),
             typed: true,
             writable: true,
             owner: Owner::Vec(Box::new(values)),
         }
     }
 
-    /// The root's length: bytes for a byte root, elements otherwise.
+    /// The root's length in bytes.
     #[inline]
     pub(crate) fn len(&self) -> usize {
         self.len
@@ -296,13 +304,10 @@ impl Root {
         self.writable
     }
 
-    /// Whether a `T` at `offset` (root units) is aligned. An element root
-    /// holds a `Vec` of its own type, so its elements always are (a view
-    /// of another type fails its representation check instead).
+    /// Whether a `T` at byte `offset` is aligned.
     #[inline]
     pub(crate) fn is_aligned_for<T: Stored>(&self, offset: usize) -> bool {
-        self.typed
-            || (self.ptr.as_ptr() as usize).wrapping_add(offset) % std::mem::align_of::<T>() == 0
+        (self.ptr.as_ptr() as usize).wrapping_add(offset) % std::mem::align_of::<T>() == 0
     }
 
     /// Whether this holds bytes (not typed elements).
@@ -361,7 +366,7 @@ impl Root {
         }
     }
 
-    /// A private copy of `range` (in the root's units), for copy-on-write.
+    /// A private copy of the byte range `range`, for copy-on-write.
     pub(crate) fn copy_range(
         &self,
         range: Range<usize>,
@@ -403,9 +408,10 @@ impl Root {
         matches!(&self.owner, Owner::Vec(v) if v.is_vec_of(TypeId::of::<T>()))
     }
 
-    /// The address of `n` `T`s from `offset` (root units), all checks
-    /// done: representation, bounds, alignment, bool bytes. Does not
-    /// dereference anything but bool bytes.
+    /// The address of `n` `T`s from byte `range.start`, inside `range`,
+    /// all checks done: representation, bounds, alignment (for elements,
+    /// an element boundary), bool bytes. Does not dereference anything but
+    /// bool bytes.
     #[inline]
     fn region<T: Stored>(
         &self,
@@ -413,40 +419,35 @@ impl Root {
         n: usize,
     ) -> std::result::Result<NonNull<T>, RegionError> {
         let offset = range.start;
-        let units = match T::REPR {
-            Repr::Typed => {
-                if !self.holds_vec_of::<T>() {
-                    return Err(RegionError::Kind);
-                }
-                n
-            }
-            Repr::Pod | Repr::Bool => {
-                if self.typed {
-                    return Err(RegionError::Kind);
-                }
-                n.checked_mul(std::mem::size_of::<T>())
-                    .ok_or(RegionError::Bounds)?
-            }
+        let fits = match T::REPR {
+            Repr::Typed => self.holds_vec_of::<T>(),
+            Repr::Pod | Repr::Bool => !self.typed,
         };
-        if range.end > self.len || offset > range.end || units > range.end - offset {
+        if !fits {
+            return Err(RegionError::Kind);
+        }
+        let bytes = n
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(RegionError::Bounds)?;
+        if range.end > self.len || offset > range.end || bytes > range.end - offset {
             return Err(RegionError::Bounds);
         }
-        let scale = if T::REPR == Repr::Typed {
-            std::mem::size_of::<T>()
-        } else {
-            1
-        };
         // In bounds (checked above), so the offset cannot wrap.
-        let p = self.ptr.as_ptr().wrapping_add(offset.wrapping_mul(scale));
-        if (p as usize) % std::mem::align_of::<T>() != 0 {
+        let p = self.ptr.as_ptr().wrapping_add(offset);
+        // An element root's elements start every `size_of::<T>()` bytes
+        // from its base; between them lies no `T`. Bytes hold a POD `T`
+        // at any aligned address.
+        let between_elements =
+            T::REPR == Repr::Typed && offset % std::mem::size_of::<T>().max(1) != 0;
+        if (p as usize) % std::mem::align_of::<T>() != 0 || between_elements {
             return Err(RegionError::Misaligned {
                 address: p as usize,
                 align: std::mem::align_of::<T>(),
             });
         }
         if T::REPR == Repr::Bool {
-            // SAFETY: `units` initialized bytes at `p` are in bounds.
-            let bytes = unsafe { std::slice::from_raw_parts(p, units) };
+            // SAFETY: `bytes` initialized bytes at `p` are in bounds.
+            let bytes = unsafe { std::slice::from_raw_parts(p, bytes) };
             if bytes.iter().any(|&b| b > 1) {
                 return Err(RegionError::InvalidBool);
             }
@@ -612,11 +613,6 @@ impl<'a> Exclusive<'a> {
         })
     }
 
-    /// The covered range, in root units.
-    pub(crate) fn range(&self) -> Range<usize> {
-        self.range.clone()
-    }
-
     /// A shorter-lived exclusive over the same range.
     pub(crate) fn reborrow(&mut self) -> Exclusive<'_> {
         Exclusive {
@@ -626,43 +622,44 @@ impl<'a> Exclusive<'a> {
         }
     }
 
-    /// `n` `T`s from `offset` inside the covered range, read-only.
+    /// `n` `T`s from the start of `range` (inside the covered range),
+    /// read-only.
     #[inline]
     pub(crate) fn slice<T: Stored>(
         &self,
-        offset: usize,
+        range: Range<usize>,
         n: usize,
     ) -> std::result::Result<&[T], RegionError> {
         if n == 0 {
             return Ok(&[]);
         }
-        let p = self.region_mut::<T>(offset, n)?;
+        let p = self.region_mut::<T>(range, n)?;
         // SAFETY: `region_mut` checked the `n` elements are valid, aligned
         // and inside this exclusive range; `&self` keeps every writer of
         // that range (which needs `&mut self` or `self`) away.
         Ok(unsafe { std::slice::from_raw_parts(p.as_ptr(), n) })
     }
 
-    /// A read-only view of `dim` over the `T`s from `offset`, inside the
-    /// covered range.
+    /// A read-only view of `dim` over the `T`s from the start of `range`
+    /// (inside the covered range).
     #[inline]
     pub(crate) fn view<T: Stored, D: Dimension>(
         &self,
-        offset: usize,
+        range: Range<usize>,
         dim: D,
     ) -> std::result::Result<ArrayView<'_, T, D>, RegionError> {
         let n = dim.size_checked().ok_or(RegionError::Bounds)?;
         let p = if n == 0 {
             NonNull::dangling()
         } else {
-            self.region_mut::<T>(offset, n)?
+            self.region_mut::<T>(range, n)?
         };
         // SAFETY: as in `slice`; row-major strides over `dim` stay inside
         // the `n` checked elements.
         Ok(unsafe { ArrayView::from_shape_ptr(dim, p.as_ptr()) })
     }
 
-    /// Splits at `mid` (root units, inside the range) into two disjoint
+    /// Splits at byte `mid` (inside the range) into two disjoint
     /// halves.
     pub(crate) fn split_at(self, mid: usize) -> std::result::Result<(Self, Self), Self> {
         if mid < self.range.start || mid > self.range.end {
@@ -693,37 +690,31 @@ impl<'a> Exclusive<'a> {
         })
     }
 
-    /// `n` `T`s from `offset`, checked against the covered range.
+    /// `n` `T`s from the start of `range`, checked against the covered
+    /// range: reads and writes through an `Exclusive` never leave it.
     #[inline]
     fn region_mut<T: Stored>(
         &self,
-        offset: usize,
+        range: Range<usize>,
         n: usize,
     ) -> std::result::Result<NonNull<T>, RegionError> {
-        let units = if T::REPR == Repr::Typed {
-            n
-        } else {
-            n.checked_mul(std::mem::size_of::<T>())
-                .ok_or(RegionError::Bounds)?
-        };
-        let end = offset.checked_add(units).ok_or(RegionError::Bounds)?;
-        if offset < self.range.start || end > self.range.end {
+        if range.start < self.range.start || range.end > self.range.end {
             return Err(RegionError::Bounds);
         }
-        self.root.region::<T>(offset..self.range.end, n)
+        self.root.region::<T>(range, n)
     }
 
-    /// `n` `T`s from `offset`, writable.
+    /// `n` `T`s from the start of `range`, writable.
     #[inline]
     pub(crate) fn slice_mut<T: Stored>(
         self,
-        offset: usize,
+        range: Range<usize>,
         n: usize,
     ) -> std::result::Result<&'a mut [T], RegionError> {
         if n == 0 {
             return Ok(&mut []);
         }
-        let p = self.region_mut::<T>(offset, n)?;
+        let p = self.region_mut::<T>(range, n)?;
         // SAFETY: `region_mut` checked the elements are valid, aligned and
         // inside this exclusive range; `self` (consumed) was the only right
         // to write them, and no reader exists (the root is unique and its
@@ -731,21 +722,80 @@ impl<'a> Exclusive<'a> {
         Ok(unsafe { std::slice::from_raw_parts_mut(p.as_ptr(), n) })
     }
 
-    /// A writable view of `dim` over the `T`s from `offset`.
+    /// A writable view of `dim` over the `T`s from the start of `range`.
     #[inline]
     pub(crate) fn view_mut<T: Stored, D: Dimension>(
         self,
-        offset: usize,
+        range: Range<usize>,
         dim: D,
     ) -> std::result::Result<ArrayViewMut<'a, T, D>, RegionError> {
         let n = dim.size_checked().ok_or(RegionError::Bounds)?;
         let p = if n == 0 {
             NonNull::dangling()
         } else {
-            self.region_mut::<T>(offset, n)?
+            self.region_mut::<T>(range, n)?
         };
         // SAFETY: as in `slice_mut`; row-major strides over `dim` stay
         // inside the `n` checked elements.
         Ok(unsafe { ArrayViewMut::from_shape_ptr(dim, p.as_ptr()) })
+    }
+}
+
+/// Memory a region's elements can be read through: a shared root, or the
+/// range an [`Exclusive`] covers. Both check representation, bounds and
+/// alignment, so a caller's wrong range can only fail.
+pub(crate) trait Readable<'a>: Copy {
+    /// A view of `dim` over the `T`s from the start of `range`.
+    fn view<T: Stored, D: Dimension>(
+        self,
+        range: Range<usize>,
+        dim: D,
+    ) -> std::result::Result<ArrayView<'a, T, D>, RegionError>;
+
+    /// `n` `T`s from the start of `range`.
+    fn slice<T: Stored>(
+        self,
+        range: Range<usize>,
+        n: usize,
+    ) -> std::result::Result<&'a [T], RegionError>;
+}
+
+impl<'a> Readable<'a> for &'a Root {
+    #[inline]
+    fn view<T: Stored, D: Dimension>(
+        self,
+        range: Range<usize>,
+        dim: D,
+    ) -> std::result::Result<ArrayView<'a, T, D>, RegionError> {
+        Root::view(self, range, dim)
+    }
+
+    #[inline]
+    fn slice<T: Stored>(
+        self,
+        range: Range<usize>,
+        n: usize,
+    ) -> std::result::Result<&'a [T], RegionError> {
+        Root::slice(self, range, n)
+    }
+}
+
+impl<'a> Readable<'a> for &'a Exclusive<'_> {
+    #[inline]
+    fn view<T: Stored, D: Dimension>(
+        self,
+        range: Range<usize>,
+        dim: D,
+    ) -> std::result::Result<ArrayView<'a, T, D>, RegionError> {
+        Exclusive::view(self, range, dim)
+    }
+
+    #[inline]
+    fn slice<T: Stored>(
+        self,
+        range: Range<usize>,
+        n: usize,
+    ) -> std::result::Result<&'a [T], RegionError> {
+        Exclusive::slice(self, range, n)
     }
 }

@@ -47,7 +47,7 @@ fn prepare(mut tensor: Tensor) -> Result<(ExportHeader, ExportContext, bool)> {
     // The handle given by value is the only one on a buffer it owns: the
     // consumer may write. Otherwise other handles may read it.
     let writable = !tensor.is_shared();
-    let data = if tensor.buf().is_none() {
+    let data = if tensor.root().is_none() {
         EMPTY.0.as_ptr().cast_mut()
     } else if writable {
         // Derived from `&mut`, so the consumer's writes are permitted.

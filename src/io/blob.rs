@@ -327,25 +327,30 @@ impl Blob for LocalFile {
     fn read_at(&self, offset: u64, dst: &mut [u8]) -> Result<()> {
         (self as &dyn Blob).check(offset, dst.len() as u64)?;
         crate::buffer::read_jobs::read_at(&self.file, dst, offset)
-            .map_err(|e| file_error(&self.id, offset, e))
+            .map_err(|e| file_error(&self.id, Some(offset), e))
     }
 
     fn read_ranges(&self, mut reads: Vec<RangeRead<'_>>) -> Result<Vec<Option<u32>>> {
         for r in &mut reads {
             (self as &dyn Blob).check(r.offset, r.dst.len() as u64)?;
         }
-        let first = reads.iter().map(|r| r.offset).min().unwrap_or(0);
+        // The pieces are read together: a cut file is located at the first.
+        let first = reads.iter().map(|r| r.offset).min();
         read_jobs(&self.file, reads).map_err(|e| file_error(&self.id, first, e))
     }
 }
 
 /// A read error of a local file: a file cut short since it was opened is
-/// data loss, anything else the I/O error.
-fn file_error(id: &str, offset: u64, e: io::Error) -> Error {
+/// data loss (at `offset`, when the read had one), anything else the I/O
+/// error.
+fn file_error(id: &str, offset: Option<u64>, e: io::Error) -> Error {
     if e.kind() == io::ErrorKind::UnexpectedEof {
-        Error::data_loss("the file ended early (changed since it was opened?)")
-            .with_path(id)
-            .with_offset(offset)
+        let err =
+            Error::data_loss("the file ended early (changed since it was opened?)").with_path(id);
+        match offset {
+            Some(at) => err.with_offset(at),
+            None => err,
+        }
     } else {
         Error::io(id, e)
     }

@@ -212,7 +212,6 @@ pub fn copy(
         on(&CopyEvent::Start { total_bytes });
     }
     for (i, e) in copied {
-        let len = e.byte_len.unwrap_or(0);
         let (before, mut read) = (report.bytes, 0u64);
         let progress = &mut options.progress;
         let tensor = source.read_with_progress(i, &mut |n| {
@@ -221,13 +220,17 @@ pub fn copy(
                 // The file's bytes include a header: at most the tensor's.
                 on(&CopyEvent::Reading {
                     name: &e.name,
-                    done_bytes: before + read.min(len),
+                    // A tensor of unknown size moves no progress.
+                    done_bytes: e.byte_len.map_or(before, |len| before + read.min(len)),
                 });
             }
         })?;
         sink.add(&e.name, &tensor)?;
         report.copied += 1;
-        report.bytes += len;
+        // A tensor of unknown size (strings) counts nothing, as in the total.
+        if let Some(len) = e.byte_len {
+            report.bytes += len;
+        }
         if let Some(on) = options.progress.as_mut() {
             on(&CopyEvent::Copied {
                 name: &e.name,

@@ -163,14 +163,12 @@ pub fn locate_output(path: impl AsRef<Path>, options: &CreateOptions) -> Result<
             .filter(|f| f.can_write())
             .or_else(|| Format::all().find(|f| f.can_write() && (f.row().names_output)(&key)))
             .ok_or_else(|| {
-                let ext = Path::new(&name)
-                    .extension()
-                    .map(|e| e.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                Error::InvalidArgument(format!(
-                    "cannot tell the output format from the ending `.{ext}`"
-                ))
-                .with_path(store.id(&key))
+                let why = match Path::new(&name).extension() {
+                    Some(ext) => format!("the ending `.{}`", ext.to_string_lossy()),
+                    None => "a name without an ending".to_owned(),
+                };
+                Error::InvalidArgument(format!("cannot tell the output format from {why}"))
+                    .with_path(store.id(&key))
             })?,
     };
     let mut at = Located::in_store(format, store, key);

@@ -23,8 +23,8 @@ pub(crate) fn check(shape: &TensorShape, ranges: &[Range<u64>]) -> Result<()> {
         )));
     }
     for (d, (r, &n)) in ranges.iter().zip(&dims).enumerate() {
-        // Dims are never negative.
-        let n = u64::try_from(n).unwrap_or(0);
+        // Dims are never negative, so this is the dim itself.
+        let n = n.unsigned_abs();
         if r.start > r.end || r.end > n {
             return Err(Error::InvalidArgument(format!(
                 "slice {}..{} of dimension {d} is not within 0..{n}",

@@ -182,10 +182,11 @@ impl Store for LocalFs {
 
     fn split(&self, key: &str) -> (String, String) {
         let p = Path::new(key);
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = match p.file_name() {
+            Some(n) => n.to_string_lossy().into_owned(),
+            // A key with no last part (`/`, `..`) names no entry.
+            None => String::new(),
+        };
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_string_lossy().into_owned(),
             _ => ".".to_owned(),

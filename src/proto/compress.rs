@@ -5,6 +5,7 @@ use bytes::Bytes;
 use crate::dtype::DataType;
 use crate::element::dispatch_dtype;
 use crate::pb::TensorProto;
+use crate::shape::i64_of_usize;
 use crate::tensor::Tensor;
 
 use super::decode::decode_tensor;
@@ -86,8 +87,10 @@ fn budget(bytes: i64, ratio: f32) -> i64 {
     (bytes as f32 / ratio) as i64
 }
 
+/// A count of elements or bytes in memory as `i64`: exact (see
+/// [`i64_of_usize`]).
 fn as_i64(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
+    i64_of_usize(n)
 }
 
 /// TF's `CompressRepeatedField`, with its size arithmetic (which counts a

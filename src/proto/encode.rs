@@ -71,13 +71,16 @@ fn put_tensor<T: ProtoElement>(
     // Every value takes at least one byte: a cheap first check that spares
     // scanning varints of a tensor that can never fit.
     check_proto_size(base.saturating_add(values.len() as u64))?;
-    let Some(field_len) = T::field_encoded_len(values) else {
-        // Message fields (resource, variant): through the built field.
+    // Message fields (resource, variant): through the built field.
+    let through_prost = |out: &mut Vec<u8>| -> Result<()> {
         let proto = t.as_proto_field()?;
         reserve(out, proto.encoded_len() as u64)?;
-        return proto
+        proto
             .encode(out)
-            .map_err(|e| Error::invalid_proto(e.to_string()));
+            .map_err(|e| Error::invalid_proto(e.to_string()))
+    };
+    let Some(field_len) = T::field_encoded_len(values) else {
+        return through_prost(out);
     };
     check_proto_size(base.saturating_add(field_len))?;
     reserve(
@@ -85,12 +88,19 @@ fn put_tensor<T: ProtoElement>(
         base.saturating_add(field_len)
             .saturating_add(VARINT_SLACK as u64),
     )?;
+    let before = out.len();
     header
         .encode(out)
         .map_err(|e| Error::invalid_proto(e.to_string()))?;
     let start = out.len();
-    let written = T::put_field(values, field_len, out);
-    debug_assert!(written && (out.len() - start) as u64 == field_len);
+    if !T::put_field(values, field_len, out) {
+        // The direct writer refused its own length (a bug, asserted in
+        // debug builds): nothing was written; the built field is right.
+        debug_assert!(false, "put_field refused field_len {field_len}");
+        out.truncate(before);
+        return through_prost(out);
+    }
+    debug_assert_eq!((out.len() - start) as u64, field_len);
     Ok(())
 }
 
@@ -131,7 +141,7 @@ pub(crate) fn proto_header(t: &Tensor) -> pb::TensorProto {
 /// TF's `AsProtoField`.
 pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
     let mut proto = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         return Ok(proto);
     }
     let dtype = t.dtype();
@@ -144,7 +154,7 @@ pub(crate) fn as_proto_field(t: &Tensor) -> Result<pb::TensorProto> {
 /// TF's `AsProtoTensorContent`.
 pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
     let mut proto = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         return Ok(proto);
     }
     let dtype = t.dtype();
@@ -156,7 +166,7 @@ pub(crate) fn as_proto_tensor_content(t: &Tensor) -> Result<pb::TensorProto> {
 /// AsProtoField appended to `out` in its wire form, in one pass.
 pub(crate) fn encode_field_to(t: &Tensor, out: &mut Vec<u8>) -> Result<()> {
     let header = proto_header(t);
-    if t.buf().is_none() {
+    if t.root().is_none() {
         reserve(out, header.encoded_len() as u64)?;
         return header
             .encode(out)

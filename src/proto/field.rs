@@ -86,10 +86,9 @@ pub(crate) trait ProtoElement: Element {
         check(raw.len() as u64)?;
         // Share the buffer rather than copy it; the tensor's copy-on-write
         // keeps the shared bytes unchanged.
-        let shared = t.buf().and_then(|b| {
-            let end = b.offset.checked_add(raw.len())?;
-            b.root.share_bytes(b.offset..end)
-        });
+        let shared = t
+            .root()
+            .and_then(|root| root.share_bytes(t.region().bytes()));
         Ok(shared.unwrap_or_else(|| Bytes::copy_from_slice(raw)))
     }
 }
@@ -276,8 +275,9 @@ fn put_varints(values: impl Iterator<Item = u64>, payload: u64, out: &mut Vec<u8
 pub(crate) const VARINT_SLACK: usize = 8;
 
 /// The payload length of a length-delimited field whose whole encoding
-/// (key, length prefix, payload) takes `field_len` bytes.
-fn payload_len(tag: u32, field_len: u64) -> u64 {
+/// (key, length prefix, payload) takes `field_len` bytes; `None` when no
+/// payload makes that length (a `field_len` not from [`bytes_field_len`]).
+fn payload_len(tag: u32, field_len: u64) -> Option<u64> {
     let rest = field_len.saturating_sub(key_len(tag) as u64);
     // `p + encoded_len_varint(p)` grows strictly with `p`, so one prefix
     // length fits.
@@ -288,18 +288,29 @@ fn payload_len(tag: u32, field_len: u64) -> u64 {
         payload.is_some(),
         "no payload fits a field of {field_len} bytes"
     );
-    payload.unwrap_or(0)
+    payload
 }
 
-/// Appends a non-empty length-delimited field: key, length, then `body`.
-fn put_len_delimited(tag: u32, field_len: u64, out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
+/// Appends a non-empty length-delimited field: key, length, then `body`
+/// (given the payload length). `false`, with nothing written, when no
+/// payload makes `field_len`.
+fn put_len_delimited(
+    tag: u32,
+    field_len: u64,
+    out: &mut Vec<u8>,
+    body: impl FnOnce(u64, &mut Vec<u8>),
+) -> bool {
     if field_len == 0 {
         // proto3 omits an empty packed or bytes field.
-        return;
+        return true;
     }
+    let Some(payload) = payload_len(tag, field_len) else {
+        return false;
+    };
     encode_key(tag, WireType::LengthDelimited, out);
-    encode_varint(payload_len(tag, field_len), out);
-    body(out);
+    encode_varint(payload, out);
+    body(payload, out);
+    true
 }
 
 /// The packed field of `values` (`write` gives each one's field value):
@@ -311,14 +322,14 @@ fn put_packed<T: Element, W: Wire>(
     field_len: u64,
     out: &mut Vec<u8>,
     write: impl Fn(&T) -> W,
-) {
-    put_len_delimited(tag, field_len, out, |out| {
+) -> bool {
+    put_len_delimited(tag, field_len, out, |payload, out| {
         let same_bytes = W::FIXED == Some(size_of::<T>() as u64) && cfg!(target_endian = "little");
         match pod_bytes(values) {
             Some(raw) if same_bytes => out.extend_from_slice(raw),
-            _ => W::put_all(values.iter().map(write), payload_len(tag, field_len), out),
+            _ => W::put_all(values.iter().map(write), payload, out),
         }
-    });
+    })
 }
 
 /// Encoded size of a packed repeated field of `n` wire values.
@@ -363,8 +374,7 @@ macro_rules! repeated {
             }
 
             fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
-                put_packed($tag, values, field_len, out, |&$w| $write);
-                true
+                put_packed($tag, values, field_len, out, |&$w| $write)
             }
         }
     )*};
@@ -408,18 +418,17 @@ macro_rules! complex {
             }
 
             fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
-                put_len_delimited($tag, field_len, out, |out| {
+                put_len_delimited($tag, field_len, out, |payload, out| {
                     // (re, im) pairs are the packed field's values in order.
                     match pod_bytes(values) {
                         Some(raw) if cfg!(target_endian = "little") => out.extend_from_slice(raw),
                         _ => <$re as Wire>::put_all(
                             values.iter().flat_map(|c| [c.re, c.im]),
-                            payload_len($tag, field_len),
+                            payload,
                             out,
                         ),
                     }
-                });
-                true
+                })
             }
         }
     )*};
@@ -460,11 +469,10 @@ macro_rules! float8 {
             }
 
             fn put_field(values: &[Self], field_len: u64, out: &mut Vec<u8>) -> bool {
-                put_len_delimited(FLOAT8_TAG, field_len, out, |out| match pod_bytes(values) {
+                put_len_delimited(FLOAT8_TAG, field_len, out, |_, out| match pod_bytes(values) {
                     Some(raw) => out.extend_from_slice(raw),
                     None => out.extend(values.iter().map(|v| v.to_bits())),
-                });
-                true
+                })
             }
         }
     )*};

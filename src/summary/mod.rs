@@ -20,6 +20,7 @@ use std::io::Write as _;
 
 use self::element::{Layout, SummaryElement};
 use crate::element::dispatch_dtype;
+use crate::shape::usize_of_dim;
 use crate::tensor::Tensor;
 
 /// The number of values [`Tensor`]'s `Debug` shows.
@@ -156,7 +157,8 @@ impl Tensor {
 }
 
 /// One `SummarizeValue` call, after TF's preamble (`limit` is
-/// `min(max_entries, num_elts)` with a negative `max_entries` meaning all).
+/// `min(max_entries, num_elts)` with a negative `max_entries` meaning all,
+/// so a count: `0 <= limit <= num_elts`).
 struct Summary<'a> {
     tensor: &'a Tensor,
     num_elts: i64,
@@ -191,19 +193,15 @@ impl Summary<'_> {
     /// A dtype outside the dispatch (invalid, a ref type, an unknown
     /// number): TF's default case, where every element is `?`.
     fn write_unknown(&self, out: &mut Vec<u8>) {
-        if self.limit > 0 && self.tensor.buf().is_none() {
+        if self.limit > 0 && self.tensor.root().is_none() {
             return self.write_uninitialized(out);
         }
         self.write_flat(out, |_, out| out.push(b'?'));
     }
 
+    /// TF prints the uninitialized-tensor error's text.
     fn write_uninitialized(&self, out: &mut Vec<u8>) {
-        let _ = write!(
-            out,
-            "uninitialized Tensor of {} elements of type {}",
-            self.num_elts,
-            self.tensor.dtype().as_i32()
-        );
+        let _ = write!(out, "{}", self.tensor.region().uninitialized());
     }
 
     /// TF's irregular path: a flat list, bracketed in v2 unless scalar.
@@ -212,7 +210,7 @@ impl Summary<'_> {
         if brackets {
             out.push(b'[');
         }
-        for i in 0..usize::try_from(self.limit).unwrap_or(0) {
+        for i in 0..usize_of_dim(self.limit) {
             if i > 0 {
                 out.push(b' ');
             }
@@ -235,11 +233,7 @@ impl Summary<'_> {
             print_v2: self.print_v2,
         };
         if shape.is_empty() {
-            for (i, e) in data
-                .iter()
-                .take(usize::try_from(self.limit).unwrap_or(0))
-                .enumerate()
-            {
+            for (i, e) in data.iter().take(usize_of_dim(self.limit)).enumerate() {
                 if i > 0 {
                     out.push(b' ');
                 }
@@ -279,7 +273,12 @@ impl<T: SummaryElement> Nested<'_, T> {
         if *index >= limit {
             return;
         }
-        let count = self.shape.get(dim).copied().unwrap_or(0);
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "dim < rank: the first call is dim 0 of a rank >= 1 shape, \
+                      and it recurses only while dim + 1 < rank"
+        )]
+        let count = self.shape[dim];
         if dim + 1 == self.shape.len() {
             for i in 0..count {
                 if *index >= limit {
@@ -375,7 +374,7 @@ impl fmt::Debug for Tensor {
     /// assert!(format!("{u:?}").ends_with("buffer: shared }"));
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let buffer = if self.buf().is_none() {
+        let buffer = if self.root().is_none() {
             "none"
         } else if self.is_shared() {
             "shared"

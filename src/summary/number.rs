@@ -12,6 +12,8 @@
 //!   `String`, because TensorFlow passes bytes >= 0x80 through untouched even when
 //!   they are not valid UTF-8 (the conformance vectors contain such output).
 
+use crate::shape::i64_of_usize;
+
 /// Precision above which `%g` output no longer changes.
 ///
 /// Every finite double has at most 767 significant decimal digits and a decimal
@@ -56,11 +58,19 @@ pub fn format_g(v: f64, precision: usize) -> String {
     // Rust's `{:e}` with an explicit precision is exact and rounds half to even,
     // so it yields C's digits; only the layout differs ("1.2345e-5").
     let sci = format!("{:.*e}", p - 1, a);
-    let (mantissa, exp_str) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i64 = exp_str.parse().unwrap_or(0);
+    // `{:e}` of a finite float is always `<mantissa>e<exponent>`; were it
+    // not, its own text beats a wrong exponent.
+    let Some((mantissa, exp)) = sci
+        .split_once('e')
+        .and_then(|(m, e)| Some((m, e.parse::<i64>().ok()?)))
+    else {
+        debug_assert!(false, "`{{:e}}` gave {sci}");
+        out.push_str(&sci);
+        return out;
+    };
     let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
-    // `p` fits easily in i64 after the clamp above.
-    let p_i = i64::try_from(p).unwrap_or(i64::MAX);
+    // `p` is at most `MAX_USEFUL_PRECISION` after the clamp above.
+    let p_i = i64_of_usize(p);
 
     if exp < -4 || exp >= p_i {
         // %e style: d[.ddd]e±XX

@@ -30,7 +30,10 @@ impl Tensor {
         if array.is_standard_layout() {
             let len = array.len();
             let (vec, offset) = array.into_raw_vec_and_offset();
-            let offset = offset.unwrap_or(0);
+            // No offset: an empty array, whose no elements are anywhere.
+            let Some(offset) = offset else {
+                return Tensor::from_vec(&shape[..], Vec::<T>::new());
+            };
             if offset == 0 && vec.len() == len {
                 return Tensor::from_vec(&shape[..], vec);
             }

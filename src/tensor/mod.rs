@@ -9,13 +9,16 @@ use crate::buffer::{ALIGNMENT, AllocationDescription, Allocator, Root, default_a
 use crate::dtype::DataType;
 use crate::element::{Element, ResourceHandle, Variant, dispatch_dtype};
 use crate::error::{Error, OverflowError, Result, SizeCheck};
-use crate::shape::TensorShape;
+use crate::shape::{TensorShape, i64_of_usize};
 
 mod access;
 mod convert;
+mod region;
 mod sharing;
 mod tensor_mut;
 mod views;
+
+pub(crate) use region::{Region, invariant_broken};
 
 pub use tensor_mut::{ChunksMut, TensorMut};
 
@@ -106,16 +109,6 @@ into_shape_impls! {
     usize => |a| TensorShape::from_usizes(&a), |s| TensorShape::from_usizes(s);
 }
 
-/// A shared region of a root buffer. `offset` counts bytes for POD roots
-/// and elements for typed roots; the length follows from the tensor's
-/// shape and dtype. Invariant: the region lies inside the root, and the
-/// root holds bytes for a POD dtype and the dtype's elements otherwise.
-#[derive(Clone)]
-pub(crate) struct Buf {
-    pub(crate) root: Arc<Root>,
-    pub(crate) offset: usize,
-}
-
 /// A TensorFlow tensor: a [`DataType`], a [`TensorShape`] and a refcounted
 /// buffer, which clones and slices share.
 ///
@@ -138,9 +131,11 @@ pub(crate) struct Buf {
 /// assert_eq!(a.shape().to_string(), "[2,3]");
 /// ```
 pub struct Tensor {
-    dtype: DataType,
-    shape: TensorShape,
-    buf: Option<Buf>,
+    /// The dtype and shape, and where they lie in `root`.
+    region: Region,
+    /// The shared buffer; `None` when there is nothing to hold (or the
+    /// tensor is uninitialized, as TF's `Tensor(dtype, shape)` slices can be).
+    root: Option<Arc<Root>>,
 }
 
 impl Default for Tensor {
@@ -166,9 +161,8 @@ impl Clone for Tensor {
     /// ```
     fn clone(&self) -> Self {
         Tensor {
-            dtype: self.dtype,
-            shape: self.shape.clone(),
-            buf: self.buf.clone(),
+            region: self.region.clone(),
+            root: self.root.clone(),
         }
     }
 }
@@ -219,10 +213,14 @@ impl Tensor {
     /// assert!(t.is_initialized());
     /// ```
     pub fn from_dtype(dtype: DataType) -> Tensor {
+        Tensor::unbuffered(dtype, TensorShape::empty_vector())
+    }
+
+    /// A tensor without a buffer (none needed, or TF's uninitialized one).
+    pub(crate) fn unbuffered(dtype: DataType, shape: TensorShape) -> Tensor {
         Tensor {
-            dtype,
-            shape: TensorShape::empty_vector(),
-            buf: None,
+            region: Region::new(dtype, shape),
+            root: None,
         }
     }
 
@@ -272,11 +270,7 @@ impl Tensor {
         let n = shape.num_elements();
         if n == 0 {
             // TF checks nothing when there is nothing to allocate.
-            return Ok(Tensor {
-                dtype,
-                shape,
-                buf: None,
-            });
+            return Ok(Tensor::unbuffered(dtype, shape));
         }
         dtype.check_tensor_dtype()?;
         let count = usize::try_from(n).map_err(|_| {
@@ -295,12 +289,8 @@ impl Tensor {
 
     pub(crate) fn with_root(dtype: DataType, shape: TensorShape, root: Root) -> Tensor {
         Tensor {
-            dtype,
-            shape,
-            buf: Some(Buf {
-                root: Arc::new(root),
-                offset: 0,
-            }),
+            region: Region::new(dtype, shape),
+            root: Some(Arc::new(root)),
         }
     }
 
@@ -341,11 +331,7 @@ impl Tensor {
             });
         }
         if expected == 0 {
-            return Ok(Tensor {
-                dtype,
-                shape,
-                buf: None,
-            });
+            return Ok(Tensor::unbuffered(dtype, shape));
         }
         if dtype == DataType::Bool && bytes.iter().any(|&b| b > 1) {
             return Err(Error::InvalidArgument("bool bytes must be 0 or 1".into()));
@@ -409,11 +395,7 @@ impl Tensor {
     ) -> Result<Tensor> {
         check_len(&shape, n)?;
         if n == 0 {
-            return Ok(Tensor {
-                dtype: T::DTYPE,
-                shape,
-                buf: None,
-            });
+            return Ok(Tensor::unbuffered(T::DTYPE, shape));
         }
         Ok(Tensor::with_root(T::DTYPE, shape, make_root()?))
     }
@@ -426,7 +408,7 @@ impl Tensor {
     /// assert_eq!(tftensor::Tensor::from(true).dtype(), tftensor::DataType::Bool);
     /// ```
     pub fn dtype(&self) -> DataType {
-        self.dtype
+        self.region.dtype()
     }
 
     /// The shape.
@@ -436,7 +418,7 @@ impl Tensor {
     /// assert_eq!(t.shape().num_elements(), 20);
     /// ```
     pub fn shape(&self) -> &TensorShape {
-        &self.shape
+        self.region.shape()
     }
 
     /// The rank (TF's `dims()`).
@@ -445,7 +427,7 @@ impl Tensor {
     /// assert_eq!(tftensor::Tensor::from(1u8).dims(), 0);
     /// ```
     pub fn dims(&self) -> usize {
-        self.shape.dims()
+        self.region.shape().dims()
     }
 
     /// The size of dimension `d`.
@@ -459,7 +441,7 @@ impl Tensor {
     /// assert!(t.dim_size(2).is_err());
     /// ```
     pub fn dim_size(&self, d: usize) -> Result<i64> {
-        self.shape.dim_size(d)
+        self.region.shape().dim_size(d)
     }
 
     /// The number of elements (1 for a scalar).
@@ -468,7 +450,7 @@ impl Tensor {
     /// assert_eq!(tftensor::Tensor::from(1u8).num_elements(), 1);
     /// ```
     pub fn num_elements(&self) -> i64 {
-        self.shape.num_elements()
+        self.region.shape().num_elements()
     }
 
     /// Whether the shapes are equal (TF's `IsSameSize`).
@@ -480,7 +462,7 @@ impl Tensor {
     /// assert!(a.is_same_size(&b));
     /// ```
     pub fn is_same_size(&self, other: &Tensor) -> bool {
-        self.shape == other.shape
+        self.region.shape() == other.region.shape()
     }
 
     /// TF's `IsInitialized`: there is a buffer, or nothing to hold.
@@ -492,7 +474,7 @@ impl Tensor {
     /// assert!(!t.sub_slice(0).unwrap().is_initialized()); // shape [5], no buffer
     /// ```
     pub fn is_initialized(&self) -> bool {
-        self.buf.is_some() || self.num_elements() == 0
+        self.root.is_some() || self.num_elements() == 0
     }
 
     /// TF's `IsAligned` with 64-byte alignment: true for string, resource and
@@ -509,7 +491,7 @@ impl Tensor {
     pub fn is_aligned(&self) -> bool {
         // Typed stores (string, resource, variant) are not raw memory; TF
         // only exempts strings, but its other two are allocator-aligned.
-        if !self.dtype.can_use_memcpy() || self.num_elements() == 0 {
+        if !self.region.dtype().can_use_memcpy() || self.num_elements() == 0 {
             return true;
         }
         self.data_ptr()
@@ -524,15 +506,9 @@ impl Tensor {
     /// assert!(tftensor::Tensor::default().data_ptr().is_none());
     /// ```
     pub fn data_ptr(&self) -> Option<*const u8> {
-        let buf = self.buf.as_ref()?;
-        let base = buf.root.data_ptr();
-        let unit = match self.dtype {
-            DataType::String => std::mem::size_of::<Bytes>(),
-            DataType::Resource => std::mem::size_of::<ResourceHandle>(),
-            DataType::Variant => std::mem::size_of::<Variant>(),
-            _ => 1,
-        };
-        Some(base.wrapping_add(buf.offset.wrapping_mul(unit)))
+        let root = self.root.as_ref()?;
+        // Inside the root (the region's invariant), so it cannot wrap.
+        Some(root.data_ptr().wrapping_add(self.region.start()))
     }
 
     /// TF's `SharesBufferWith`: both have buffers with the same root.
@@ -545,8 +521,8 @@ impl Tensor {
     /// assert!(!Tensor::default().shares_buffer_with(&Tensor::default()));
     /// ```
     pub fn shares_buffer_with(&self, other: &Tensor) -> bool {
-        match (&self.buf, &other.buf) {
-            (Some(a), Some(b)) => Arc::ptr_eq(&a.root, &b.root),
+        match (&self.root, &other.root) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -563,9 +539,9 @@ impl Tensor {
     /// # drop(b);
     /// ```
     pub fn ref_count_is_one(&self) -> bool {
-        self.buf
+        self.root
             .as_ref()
-            .is_some_and(|b| Arc::strong_count(&b.root) == 1 && b.root.is_writable())
+            .is_some_and(|r| Arc::strong_count(r) == 1 && r.is_writable())
     }
 
     /// TF's `TotalBytes`: the estimated memory of the elements. POD dtypes:
@@ -580,23 +556,22 @@ impl Tensor {
     /// assert_eq!(Tensor::from(1.0f32).total_bytes(), 4);
     /// ```
     pub fn total_bytes(&self) -> usize {
-        if self.num_elements() == 0 || self.buf.is_none() {
+        if self.num_elements() == 0 || self.root.is_none() {
             return 0;
         }
-        match self.dtype {
-            DataType::String => self
-                .as_slice::<Bytes>()
-                // Saturating: decoded elements can share one long string
-                // (FromProto's fill rule), so the sum may pass usize::MAX.
-                .map(|s| {
-                    s.iter()
-                        .map(Bytes::len)
-                        .fold(s.len().saturating_mul(TSTRING_SIZE), usize::saturating_add)
-                })
-                .unwrap_or(0),
-            DataType::Resource => self.region_len() * std::mem::size_of::<ResourceHandle>(),
-            DataType::Variant => self.region_len() * std::mem::size_of::<Variant>(),
-            _ => self.region_len(),
+        if self.region.dtype() != DataType::String {
+            // POD bytes; resources and variants: their Rust size each.
+            return self.region.len();
+        }
+        match self.as_slice::<Bytes>() {
+            // Saturating: decoded elements can share one long string
+            // (FromProto's fill rule), so the sum may pass usize::MAX.
+            Ok(s) => s
+                .iter()
+                .map(Bytes::len)
+                .fold(s.len().saturating_mul(TSTRING_SIZE), usize::saturating_add),
+            // A buffered string tensor's root holds its `Bytes`.
+            Err(e) => invariant_broken("Tensor", &e),
         }
     }
 
@@ -610,9 +585,9 @@ impl Tensor {
     /// ```
     pub fn allocated_bytes(&self) -> usize {
         match self
-            .buf
+            .root
             .as_ref()
-            .and_then(|b| b.root.allocated_bytes_if_tracked())
+            .and_then(|r| r.allocated_bytes_if_tracked())
         {
             Some((n, _)) if n > 0 => n,
             _ => self.total_bytes(),
@@ -630,22 +605,22 @@ impl Tensor {
     /// assert_eq!(d.requested_bytes, 40);
     /// ```
     pub fn allocation_description(&self) -> Option<AllocationDescription> {
-        let buf = self.buf.as_ref()?;
-        let root = &buf.root;
-        // TF's buffer size: `sizeof(T)` per element for the typed dtypes
-        // (24 for a `tstring`; the Rust element size for the other two).
-        let unit = match self.dtype {
-            _ if root.is_bytes() => 1,
-            DataType::String => TSTRING_SIZE,
-            DataType::Resource => std::mem::size_of::<ResourceHandle>(),
-            DataType::Variant => std::mem::size_of::<Variant>(),
-            _ => 1,
+        let root = self.root.as_ref()?;
+        // TF's buffer size: `sizeof(T)` per element, which is the root's
+        // bytes but for strings (24 for a `tstring`, less than a `Bytes`).
+        let requested = match self.region.dtype() {
+            DataType::String if !root.is_bytes() => {
+                root.len() / std::mem::size_of::<Bytes>() * TSTRING_SIZE
+            }
+            _ => root.len(),
         };
-        let requested = root.len().saturating_mul(unit);
+        // Untracked: TF reports 0 bytes and id 0.
         let (allocated, id) = root.allocated_bytes_if_tracked().unwrap_or((0, 0));
         Some(AllocationDescription {
-            requested_bytes: i64::try_from(requested).unwrap_or(i64::MAX),
-            allocated_bytes: i64::try_from(allocated).unwrap_or(i64::MAX),
+            // Both at most a root's length, which is at most `isize::MAX`
+            // (a `Layout`'s bound): `i64_of_usize` never saturates here.
+            requested_bytes: i64_of_usize(requested),
+            allocated_bytes: i64_of_usize(allocated),
             allocator_name: root.allocator_name().to_string(),
             allocation_id: id,
             has_single_reference: Arc::strong_count(root) == 1,
@@ -665,42 +640,42 @@ impl Tensor {
     /// assert!(tftensor::Tensor::from("s").tensor_data().is_err());
     /// ```
     pub fn tensor_data(&self) -> Result<&[u8]> {
-        if !self.dtype.can_use_memcpy() && self.num_elements() != 0 {
+        if !self.region.dtype().can_use_memcpy() && self.num_elements() != 0 {
             return Err(Error::unsupported(
-                self.dtype,
+                self.region.dtype(),
                 format!(
                     "tensor_data() needs a memcpy-able dtype, got {}",
-                    self.dtype
+                    self.region.dtype()
                 ),
             ));
         }
         self.raw_bytes()
     }
 
-    /// The buffer handle, for the crate's own modules.
-    pub(crate) fn buf(&self) -> Option<&Buf> {
-        self.buf.as_ref()
+    /// The root buffer, for the crate's own modules.
+    pub(crate) fn root(&self) -> Option<&Arc<Root>> {
+        self.root.as_ref()
+    }
+
+    /// The dtype, shape and byte range: every access's checks.
+    pub(crate) fn region(&self) -> &Region {
+        &self.region
     }
 
     /// Replaces the shape, keeping the buffer. The caller checks that the
     /// region still fits the buffer.
     pub(crate) fn set_shape_unchecked(&mut self, shape: TensorShape) {
-        self.shape = shape;
+        self.region.set_shape_unchecked(shape);
     }
 
     /// Elements the buffer holds from this tensor's start (0 without a
     /// buffer). Only an upper bound for a handle's own capacity: a tensor
     /// never reaches past its own region.
     pub(crate) fn elements_from_start(&self) -> usize {
-        let Some(b) = &self.buf else {
+        let Some(root) = &self.root else {
             return 0;
         };
-        let avail = b.root.len().saturating_sub(b.offset);
-        if self.dtype.can_use_memcpy() {
-            avail / self.dtype.size().max(1)
-        } else {
-            avail
-        }
+        root.len().saturating_sub(self.region.start()) / self.region.unit().max(1)
     }
 
     /// Hands back the buffer as `Vec<T>` without a copy when this handle
@@ -709,32 +684,28 @@ impl Tensor {
     pub(crate) fn try_take_vec<T: Element>(mut self) -> std::result::Result<Vec<T>, Tensor> {
         // Check the element type before unwrapping: a bitcast tensor can
         // hold another type's `Vec`, which would be handed back wrongly.
-        let takeable = T::DTYPE == self.dtype
-            && self.buf.as_ref().is_some_and(|b| {
-                b.offset == 0 && self.region_len() == b.root.len() && b.root.holds_vec_of::<T>()
-            });
+        let takeable = T::DTYPE == self.region.dtype()
+            && self.region.start() == 0
+            && self
+                .root
+                .as_ref()
+                .is_some_and(|r| self.region.len() == r.len() && r.holds_vec_of::<T>());
         if !takeable {
             return Err(self);
         }
-        let Some(buf) = self.buf.take() else {
+        let Some(root) = self.root.take() else {
             return Err(self);
         };
-        match Arc::try_unwrap(buf.root) {
+        match Arc::try_unwrap(root) {
             Ok(root) => match root.into_vec::<T>() {
                 Ok(v) => Ok(v),
                 Err(root) => {
-                    self.buf = Some(Buf {
-                        root: Arc::new(root),
-                        offset: 0,
-                    });
+                    self.root = Some(Arc::new(root));
                     Err(self)
                 }
             },
             Err(root) => {
-                self.buf = Some(Buf {
-                    root,
-                    offset: buf.offset,
-                });
+                self.root = Some(root);
                 Err(self)
             }
         }
@@ -781,13 +752,15 @@ impl PartialEq for Tensor {
     /// assert_ne!(Tensor::from(x), Tensor::from(y)); // different bytes
     /// ```
     fn eq(&self, other: &Tensor) -> bool {
-        if self.dtype != other.dtype || self.shape != other.shape {
+        if self.region.dtype() != other.region.dtype()
+            || self.region.shape() != other.region.shape()
+        {
             return false;
         }
         if self.is_initialized() != other.is_initialized() {
             return false;
         }
-        match self.dtype {
+        match self.region.dtype() {
             DataType::String => self.as_slice::<Bytes>().ok() == other.as_slice::<Bytes>().ok(),
             DataType::Resource => {
                 self.as_slice::<ResourceHandle>().ok() == other.as_slice::<ResourceHandle>().ok()

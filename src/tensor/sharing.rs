@@ -6,9 +6,8 @@ use std::sync::Arc;
 
 use crate::buffer::default_allocator;
 use crate::dtype::DataType;
-use crate::error::{Error, RangeError, Result};
-use crate::shape::TensorShape;
-use crate::tensor::{Buf, IntoShape, Tensor};
+use crate::error::{Error, Result};
+use crate::tensor::{IntoShape, Tensor};
 
 impl Tensor {
     /// TF's `Slice(start, limit)` along dimension 0: O(1), shares the
@@ -27,14 +26,10 @@ impl Tensor {
     /// assert!(s.shares_buffer_with(&t));
     /// ```
     pub fn slice(&self, start: i64, limit: i64) -> Result<Tensor> {
-        let dim0 = self.leading_dim("Slice")?;
-        check_slice(start, limit, dim0)?;
-        if start == 0 && limit == dim0 {
-            return Ok(self.clone());
-        }
-        let mut shape = self.shape.clone();
-        shape.set_dim(0, limit - start)?;
-        Ok(self.sub_region(shape, start, dim0))
+        Ok(Tensor {
+            region: self.region.slice(start, limit)?,
+            root: self.root.clone(),
+        })
     }
 
     /// TF's `SubSlice(index)`: the `index`-th sub-tensor along dimension 0,
@@ -53,55 +48,11 @@ impl Tensor {
     /// assert_eq!(r.dims(), 1);
     /// ```
     pub fn sub_slice(&self, index: i64) -> Result<Tensor> {
-        let dim0 = self.leading_dim("SubSlice")?;
-        let mut shape = self.shape.clone();
-        shape.remove_dim(0)?;
-        let inner = shape.num_elements();
-        // TF allows index == dim0 when no buffer region is needed (dim0 or
-        // the inner size is 0).
-        if index < 0 || index > dim0 || (index == dim0 && inner > 0 && dim0 > 0) {
-            return Err(Error::OutOfRange(RangeError::SubSlice {
-                index,
-                size: dim0,
-            }));
-        }
-        if dim0 == 0 {
-            return Ok(Tensor {
-                dtype: self.dtype,
-                shape,
-                buf: None,
-            });
-        }
-        Ok(self.sub_region(shape, index, dim0))
-    }
-
-    fn leading_dim(&self, op: &str) -> Result<i64> {
-        if self.dims() == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "{op} needs a tensor of rank >= 1, got a scalar"
-            )));
-        }
-        self.shape.dim_size(0)
-    }
-
-    /// The region of rows `start..` (of `dim0`) with the given shape.
-    fn sub_region(&self, shape: TensorShape, start: i64, dim0: i64) -> Tensor {
-        let buf = self.buf.as_ref().map(|b| {
-            // Row length in the root's units; the checks above keep it in
-            // bounds, and `dim0 > 0` here.
-            debug_assert!(dim0 > 0 && (0..=dim0).contains(&start));
-            let row = self.region_len() / usize::try_from(dim0).unwrap_or(1).max(1);
-            let skip = usize::try_from(start).unwrap_or(0).saturating_mul(row);
-            Buf {
-                root: Arc::clone(&b.root),
-                offset: b.offset + skip,
-            }
-        });
-        Tensor {
-            dtype: self.dtype,
-            shape,
-            buf,
-        }
+        let (region, in_memory) = self.region.sub_slice(index)?;
+        Ok(Tensor {
+            region,
+            root: if in_memory { self.root.clone() } else { None },
+        })
     }
 
     /// TF's `BitcastFrom`: this tensor becomes `other`'s bytes seen as
@@ -133,7 +84,7 @@ impl Tensor {
         shape: impl IntoShape,
     ) -> Result<()> {
         let shape = shape.into_shape()?;
-        let in_size = other.dtype.size();
+        let in_size = other.region.dtype().size();
         let out_size = dtype.size();
         if in_size == 0 {
             return Err(Error::InvalidArgument(
@@ -153,9 +104,8 @@ impl Tensor {
             ));
         }
         *self = Tensor {
-            dtype,
-            shape,
-            buf: other.buf.clone(),
+            region: other.region.recast(dtype, shape),
+            root: other.root.clone(),
         };
         Ok(())
     }
@@ -187,9 +137,8 @@ impl Tensor {
         match shape.into_shape() {
             Ok(shape) if shape.num_elements() == other.num_elements() => {
                 *self = Tensor {
-                    dtype: other.dtype,
-                    shape,
-                    buf: other.buf.clone(),
+                    region: other.region.recast(other.region.dtype(), shape),
+                    root: other.root.clone(),
                 };
                 true
             }
@@ -210,33 +159,15 @@ impl Tensor {
     /// assert_eq!(a, b);
     /// ```
     pub fn deep_copy(&self) -> Result<Tensor> {
-        let buf = match &self.buf {
+        let root = match &self.root {
             None => None,
-            Some(b) => {
-                let root = b.root.copy_range(self.region(), &default_allocator())?;
-                Some(Buf {
-                    root: Arc::new(root),
-                    offset: 0,
-                })
-            }
+            Some(root) => Some(Arc::new(
+                root.copy_range(self.region.bytes(), &default_allocator())?,
+            )),
         };
         Ok(Tensor {
-            dtype: self.dtype,
-            shape: self.shape.clone(),
-            buf,
+            region: self.region.at_start(),
+            root,
         })
-    }
-}
-
-/// TF's `Slice` bounds: `0 <= start <= limit <= dim0`.
-pub(crate) fn check_slice(start: i64, limit: i64, dim0: i64) -> Result<()> {
-    if 0 <= start && start <= limit && limit <= dim0 {
-        Ok(())
-    } else {
-        Err(Error::OutOfRange(RangeError::Slice {
-            start,
-            limit,
-            size: dim0,
-        }))
     }
 }

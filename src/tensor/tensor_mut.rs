@@ -11,11 +11,9 @@ use ndarray::{ArrayView, ArrayViewMut, Dimension, Ix0, Ix1, Ix2};
 use crate::buffer::Exclusive;
 use crate::dtype::DataType;
 use crate::element::Element;
-use crate::error::{Error, RangeError, Result, ShapeError, SizeCheck};
+use crate::error::{Error, RangeError, Result};
 use crate::shape::TensorShape;
-use crate::tensor::Tensor;
-use crate::tensor::access::region_error_of;
-use crate::tensor::sharing::check_slice;
+use crate::tensor::{Region, Tensor};
 
 /// A writable sub-tensor borrowed from a [`Tensor`]: writes go straight
 /// into the parent's buffer (no copy-on-write per write). Get one with
@@ -37,9 +35,10 @@ use crate::tensor::sharing::check_slice;
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub struct TensorMut<'a> {
-    dtype: DataType,
-    shape: TensorShape,
-    /// `None` when the parent has no buffer (then nothing is held).
+    /// The dtype, shape and bytes: the checks, as [`Tensor`]'s.
+    region: Region,
+    /// The right to write exactly the region's bytes; `None` when the
+    /// parent has no buffer (then nothing is held).
     ex: Option<Exclusive<'a>>,
 }
 
@@ -57,10 +56,11 @@ impl Tensor {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_tensor_mut(&mut self) -> Result<TensorMut<'_>> {
-        let dtype = self.dtype;
-        let shape = self.shape.clone();
-        let ex = self.exclusive(1)?.map(|(ex, _)| ex);
-        Ok(TensorMut { dtype, shape, ex })
+        let (ex, region) = self.exclusive(1)?;
+        Ok(TensorMut {
+            region: region.clone(),
+            ex,
+        })
     }
 
     /// TF's `Slice(start, limit)`, writable: rows `start..limit` of dim 0
@@ -142,12 +142,14 @@ impl<'a> Iterator for ChunksMut<'a> {
 
     fn next(&mut self) -> Option<TensorMut<'a>> {
         let rest = self.rest.take()?;
-        let dim0 = rest.shape.first_dim()?;
+        // Rank >= 1 (checked by `into_chunks`), so there is a dim 0, and a
+        // split inside it cannot fail.
+        let dim0 = rest.region.shape().first_dim()?;
         if dim0 == 0 {
             return None;
         }
         let (head, tail) = rest.split_at(self.rows.min(dim0)).ok()?;
-        if tail.shape.first_dim().is_some_and(|d| d > 0) {
+        if tail.region.shape().first_dim().is_some_and(|d| d > 0) {
             self.rest = Some(tail);
         }
         Some(head)
@@ -163,7 +165,7 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn dtype(&self) -> DataType {
-        self.dtype
+        self.region.dtype()
     }
 
     /// The shape.
@@ -174,7 +176,7 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn shape(&self) -> &TensorShape {
-        &self.shape
+        self.region.shape()
     }
 
     /// The number of elements.
@@ -185,41 +187,19 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn num_elements(&self) -> i64 {
-        self.shape.num_elements()
+        self.region.shape().num_elements()
     }
 
-    fn leading_dim(&self, op: &str) -> Result<i64> {
-        self.shape.first_dim().ok_or_else(|| {
-            Error::InvalidArgument(format!("{op} needs a tensor of rank >= 1, got a scalar"))
-        })
-    }
-
-    /// Root units per dim-0 row.
-    fn row_units(&self, dim0: i64) -> usize {
-        let len = self.ex.as_ref().map_or(0, |e| e.range().len());
-        len / usize::try_from(dim0).unwrap_or(1).max(1)
-    }
-
-    /// Rows `start..limit` with `shape`, narrowing the exclusive range.
-    fn rows(self, start: i64, limit: i64, shape: TensorShape) -> Result<TensorMut<'a>> {
-        let dim0 = self.shape.first_dim().unwrap_or(0);
-        let row = self.row_units(dim0);
-        let to_units = |r: i64| usize::try_from(r).unwrap_or(0).saturating_mul(row);
+    /// `region`, a part of this one's, with the right to write narrowed to
+    /// it (or no memory, with `in_memory` false).
+    fn narrowed(self, region: Region, in_memory: bool) -> Result<TensorMut<'a>> {
         let ex = match self.ex {
-            None => None,
-            Some(ex) => {
-                let base = ex.range().start;
-                let range = base + to_units(start)..base + to_units(limit);
-                Some(ex.narrow(range).map_err(|_| {
-                    Error::OutOfRange(RangeError::Region("sub-tensor outside its parent's region"))
-                })?)
-            }
+            Some(ex) if in_memory => Some(ex.narrow(region.bytes()).map_err(|_| {
+                Error::OutOfRange(RangeError::Region("sub-tensor outside its parent's region"))
+            })?),
+            _ => None,
         };
-        Ok(TensorMut {
-            dtype: self.dtype,
-            shape,
-            ex,
-        })
+        Ok(TensorMut { region, ex })
     }
 
     /// [`Tensor::slice_mut`] of this sub-tensor, consuming it.
@@ -234,11 +214,8 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_slice(self, start: i64, limit: i64) -> Result<TensorMut<'a>> {
-        let dim0 = self.leading_dim("Slice")?;
-        check_slice(start, limit, dim0)?;
-        let mut shape = self.shape.clone();
-        shape.set_dim(0, limit - start)?;
-        self.rows(start, limit, shape)
+        let region = self.region.slice(start, limit)?;
+        self.narrowed(region, true)
     }
 
     /// [`Tensor::sub_slice_mut`] of this sub-tensor, consuming it.
@@ -253,16 +230,8 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_sub_slice(self, index: i64) -> Result<TensorMut<'a>> {
-        let dim0 = self.leading_dim("SubSlice")?;
-        let mut shape = self.shape.clone();
-        shape.remove_dim(0)?;
-        if index < 0 || index >= dim0 {
-            return Err(Error::OutOfRange(RangeError::SubSlice {
-                index,
-                size: dim0,
-            }));
-        }
-        self.rows(index, index + 1, shape)
+        let (region, in_memory) = self.region.sub_slice(index)?;
+        self.narrowed(region, in_memory)
     }
 
     /// A writable sub-slice borrowed from this one (this one is usable
@@ -301,8 +270,7 @@ impl<'a> TensorMut<'a> {
 
     fn reborrow(&mut self) -> TensorMut<'_> {
         TensorMut {
-            dtype: self.dtype,
-            shape: self.shape.clone(),
+            region: self.region.clone(),
             ex: self.ex.as_mut().map(Exclusive::reborrow),
         }
     }
@@ -321,21 +289,12 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn split_at(self, mid: i64) -> Result<(TensorMut<'a>, TensorMut<'a>)> {
-        let dim0 = self.leading_dim("split_at")?;
-        if !(0..=dim0).contains(&mid) {
-            return Err(Error::OutOfRange(RangeError::SplitAt { mid, size: dim0 }));
-        }
-        let mut lo_shape = self.shape.clone();
-        lo_shape.set_dim(0, mid)?;
-        let mut hi_shape = self.shape.clone();
-        hi_shape.set_dim(0, dim0 - mid)?;
-        let row = self.row_units(dim0);
-        let dtype = self.dtype;
-        let (lo, hi) = match self.ex {
+        let (lo, hi) = self.region.split_at(mid)?;
+        let (lo_ex, hi_ex) = match self.ex {
             None => (None, None),
+            // The halves' bytes meet where `hi` starts.
             Some(ex) => {
-                let at = ex.range().start + usize::try_from(mid).unwrap_or(0).saturating_mul(row);
-                let (a, b) = ex.split_at(at).map_err(|_| {
+                let (a, b) = ex.split_at(hi.start()).map_err(|_| {
                     Error::OutOfRange(RangeError::Region(
                         "split point outside the tensor's region",
                     ))
@@ -345,14 +304,12 @@ impl<'a> TensorMut<'a> {
         };
         Ok((
             TensorMut {
-                dtype,
-                shape: lo_shape,
-                ex: lo,
+                region: lo,
+                ex: lo_ex,
             },
             TensorMut {
-                dtype,
-                shape: hi_shape,
-                ex: hi,
+                region: hi,
+                ex: hi_ex,
             },
         ))
     }
@@ -368,7 +325,7 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn into_chunks(self, rows: i64) -> Result<ChunksMut<'a>> {
-        self.leading_dim("chunks_mut")?;
+        self.region.leading_dim("chunks_mut")?;
         if rows <= 0 {
             return Err(Error::InvalidArgument(format!(
                 "chunks_mut needs rows >= 1, got {rows}"
@@ -378,46 +335,6 @@ impl<'a> TensorMut<'a> {
             rest: Some(self),
             rows,
         })
-    }
-
-    /// The element count; saturating, so a count past `usize` (possible
-    /// only without a buffer, on a 32-bit target) fails the view's checks
-    /// instead of reading as empty.
-    fn count(&self) -> usize {
-        usize::try_from(self.num_elements()).unwrap_or(usize::MAX)
-    }
-
-    fn dims_of<D: Dimension>(&self) -> Result<D> {
-        if let Some(n) = D::NDIM {
-            if n != self.shape.dims() {
-                return Err(Error::InvalidArgument(format!(
-                    "Asking for tensor of {n} dimensions from a tensor of {} dimensions",
-                    self.shape.dims()
-                )));
-            }
-        }
-        let mut dim = D::zeros(self.shape.dims());
-        self.shape.fill_usize(dim.slice_mut());
-        Ok(dim)
-    }
-
-    fn uninitialized(&self) -> Error {
-        Error::InvalidArgument(format!(
-            "uninitialized Tensor of {} elements of type {}",
-            self.num_elements(),
-            self.dtype.as_i32()
-        ))
-    }
-
-    fn check_dtype<T: Element>(&self) -> Result<()> {
-        if T::DTYPE == self.dtype {
-            Ok(())
-        } else {
-            Err(Error::DataTypeMismatch {
-                expected: T::DTYPE,
-                actual: self.dtype,
-            })
-        }
     }
 
     /// A read-only view of `D` (the sub-tensor's own rank).
@@ -433,16 +350,8 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn tensor<T: Element, D: Dimension>(&self) -> Result<ArrayView<'_, T, D>> {
-        self.check_dtype::<T>()?;
-        let dim = self.dims_of::<D>()?;
-        match &self.ex {
-            Some(ex) => ex
-                .view::<T, D>(ex.range().start, dim)
-                .map_err(|e| region_error_of::<T>(e, self.dtype)),
-            None if self.count() == 0 => ArrayView::from_shape(dim, &[])
-                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string()))),
-            None => Err(self.uninitialized()),
-        }
+        self.region.check_dtype::<T>()?;
+        self.region.view(self.ex.as_ref(), self.region.dim::<D>()?)
     }
 
     /// A writable view of `D` (the sub-tensor's own rank), writing into
@@ -459,22 +368,10 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn tensor_mut<T: Element, D: Dimension>(&mut self) -> Result<ArrayViewMut<'_, T, D>> {
-        self.check_dtype::<T>()?;
-        let dim = self.dims_of::<D>()?;
-        let dtype = self.dtype;
-        if self.ex.is_none() && self.count() > 0 {
-            return Err(self.uninitialized());
-        }
-        match &mut self.ex {
-            Some(ex) => {
-                let start = ex.range().start;
-                ex.reborrow()
-                    .view_mut::<T, D>(start, dim)
-                    .map_err(|e| region_error_of::<T>(e, dtype))
-            }
-            None => ArrayViewMut::from_shape(dim, &mut [])
-                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string()))),
-        }
+        self.region.check_dtype::<T>()?;
+        let dim = self.region.dim::<D>()?;
+        self.region
+            .view_mut(self.ex.as_mut().map(Exclusive::reborrow), dim)
     }
 
     /// The elements as a slice.
@@ -488,15 +385,8 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_slice<T: Element>(&self) -> Result<&[T]> {
-        self.check_dtype::<T>()?;
-        let n = self.count();
-        match &self.ex {
-            Some(ex) => ex
-                .slice::<T>(ex.range().start, n)
-                .map_err(|e| region_error_of::<T>(e, self.dtype)),
-            None if n == 0 => Ok(&[]),
-            None => Err(self.uninitialized()),
-        }
+        self.region.check_dtype::<T>()?;
+        self.region.elements(self.ex.as_ref(), self.region.count())
     }
 
     /// The elements as a mutable slice, writing into the parent's buffer.
@@ -511,21 +401,10 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
-        self.check_dtype::<T>()?;
-        let n = self.count();
-        let dtype = self.dtype;
-        if self.ex.is_none() && n > 0 {
-            return Err(self.uninitialized());
-        }
-        match &mut self.ex {
-            Some(ex) => {
-                let start = ex.range().start;
-                ex.reborrow()
-                    .slice_mut::<T>(start, n)
-                    .map_err(|e| region_error_of::<T>(e, dtype))
-            }
-            None => Ok(&mut []),
-        }
+        self.region.check_dtype::<T>()?;
+        let n = self.region.count();
+        self.region
+            .elements_mut(self.ex.as_mut().map(Exclusive::reborrow), n)
     }
 
     /// All elements as a rank-1 view.
@@ -539,11 +418,8 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn flat<T: Element>(&self) -> Result<ArrayView<'_, T, Ix1>> {
-        let n = self.count();
-        self.as_slice::<T>().and_then(|s| {
-            ArrayView::from_shape(n, s)
-                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
-        })
+        self.region.check_dtype::<T>()?;
+        self.region.view(self.ex.as_ref(), Ix1(self.region.count()))
     }
 
     /// All elements as a writable rank-1 view.
@@ -558,11 +434,10 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn flat_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix1>> {
-        let n = self.count();
-        self.as_mut_slice::<T>().and_then(|s| {
-            ArrayViewMut::from_shape(n, s)
-                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
-        })
+        self.region.check_dtype::<T>()?;
+        let dim = Ix1(self.region.count());
+        self.region
+            .view_mut(self.ex.as_mut().map(Exclusive::reborrow), dim)
     }
 
     /// A rank-1 view (the sub-tensor must have rank 1).
@@ -635,16 +510,9 @@ impl<'a> TensorMut<'a> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn scalar_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix0>> {
-        if self.num_elements() != 1 {
-            return Err(Error::SizeMismatch {
-                got: self.num_elements() as u64,
-                expected: 1,
-                check: SizeCheck::OneElement,
-            });
-        }
-        self.as_mut_slice::<T>().and_then(|s| {
-            ArrayViewMut::from_shape((), s)
-                .map_err(|e| Error::InvalidShape(ShapeError::Other(e.to_string())))
-        })
+        self.region.check_dtype::<T>()?;
+        self.region.check_one_element()?;
+        self.region
+            .view_mut(self.ex.as_mut().map(Exclusive::reborrow), Ix0())
     }
 }

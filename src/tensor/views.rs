@@ -17,26 +17,8 @@ use ndarray::{Array, ArrayView, ArrayViewMut, CowArray, Dimension, Ix0, Ix1, Ix2
 use crate::dtype::DataType;
 use crate::element::{Element, PodElement};
 use crate::error::{Error, OverflowError, Result, ShapeError, SizeCheck};
-use crate::shape::MAX_DIMENSIONS;
+use crate::shape::{MAX_DIMENSIONS, i64_of_usize, usize_of_dim};
 use crate::tensor::{IntoShape, Tensor};
-
-/// TF's rank check (`AsEigenDSizes`): a fixed-rank `D` must have `rank`
-/// dims. Checked before `D::zeros`, which panics on a wrong rank.
-#[inline]
-fn check_rank<D: Dimension>(rank: usize) -> Result<()> {
-    match D::NDIM {
-        Some(n) if n != rank => Err(rank_error(n, rank)),
-        _ => Ok(()),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn rank_error(n: usize, rank: usize) -> Error {
-    Error::InvalidArgument(format!(
-        "Asking for tensor of {n} dimensions from a tensor of {rank} dimensions"
-    ))
-}
 
 /// `N` of a fixed-rank `D`, which the flattening accessors need (TF's
 /// template parameter); `N == 0` is undefined behaviour in TF.
@@ -62,7 +44,7 @@ fn dims_product(t: &Tensor, lo: usize, hi: usize) -> usize {
     let sizes = t.shape().iter().skip(lo).take(hi.saturating_sub(lo));
     let mut acc = 1usize;
     for s in sizes {
-        let s = usize::try_from(s).unwrap_or(usize::MAX);
+        let s = usize_of_dim(s);
         if s == 0 {
             return 0;
         }
@@ -81,7 +63,7 @@ fn dims_product(t: &Tensor, lo: usize, hi: usize) -> usize {
 /// `flat_inner_dims` is `begin = rank - N`, `flat_outer_dims` `begin = 0`.
 /// No intermediate vector, so a huge `begin` costs nothing.
 fn fold_dims<D: Dimension>(t: &Tensor, n: usize, begin: i64) -> Result<D> {
-    let n_i64 = i64::try_from(n).unwrap_or(i64::MAX);
+    let n_i64 = i64_of_usize(n);
     if begin.saturating_add(n_i64) < 1 {
         return Err(Error::InvalidArgument(format!(
             "begin + N must be >= 1, got {begin} + {n}"
@@ -89,11 +71,12 @@ fn fold_dims<D: Dimension>(t: &Tensor, n: usize, begin: i64) -> Result<D> {
     }
     // Clamps an input position to `0..=rank`, as a usize.
     let rank = t.dims();
-    let clamp = |i: i64| usize::try_from(i.max(0)).unwrap_or(usize::MAX).min(rank);
+    // A position past `usize` is past the rank too.
+    let clamp = |i: i64| usize::try_from(i.max(0)).map_or(rank, |i| i.min(rank));
     let mut dim = D::zeros(n);
     let last = n.saturating_sub(1);
     for (k, out) in dim.slice_mut().iter_mut().enumerate() {
-        let pos = begin.saturating_add(i64::try_from(k).unwrap_or(i64::MAX));
+        let pos = begin.saturating_add(i64_of_usize(k));
         let lo = if k == 0 { 0 } else { pos };
         let hi = if k == last {
             i64::MAX
@@ -174,28 +157,16 @@ macro_rules! typed_accessors {
 }
 
 impl Tensor {
-    /// The shape as a `D`, with TF's rank check.
-    #[inline]
-    fn shape_dim<D: Dimension>(&self) -> Result<D> {
-        self.leading_dims::<D>(self.shape.dims())
-    }
-
-    /// The first `rank` dims as a `D`, with TF's rank check.
+    /// The shape as a `D`, with TF's rank check (`AsEigenDSizes`).
     #[inline(always)]
-    fn leading_dims<D: Dimension>(&self, rank: usize) -> Result<D> {
-        check_rank::<D>(rank)?;
-        let mut dim = D::zeros(rank);
-        // Dims of a valid shape are non-negative, so no check here.
-        self.shape.fill_usize(dim.slice_mut());
-        Ok(dim)
+    fn shape_dim<D: Dimension>(&self) -> Result<D> {
+        self.region.dim::<D>()
     }
 
     /// `[num_elements]`.
     #[inline]
     fn flat_dim(&self) -> Result<Ix1> {
-        Ok(Ix1(
-            usize::try_from(self.shape.num_elements()).unwrap_or(usize::MAX)
-        ))
+        Ok(Ix1(self.region.count()))
     }
 
     /// `sizes` as a `D` (rank checked), without the count check.
@@ -237,8 +208,8 @@ impl Tensor {
             dim.slice_mut().fill(1);
             return Ok(dim);
         }
-        let rank = i64::try_from(self.dims()).unwrap_or(i64::MAX);
-        fold_dims(self, n, rank - i64::try_from(n).unwrap_or(0))
+        // Both at most `MAX_DIMENSIONS`: exact as `i64`.
+        fold_dims(self, n, i64_of_usize(self.dims()) - i64_of_usize(n))
     }
 
     fn flat_outer_dim<D: Dimension>(&self) -> Result<D> {
@@ -553,7 +524,7 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
     /// ```
     pub fn scalar<T: Element>(&self) -> Result<ArrayView<'_, T, Ix0>> {
         self.check_dtype::<T>()?;
-        self.check_one_element()?;
+        self.region.check_one_element()?;
         self.region_view::<T, Ix0>(ndarray::Ix0())
     }
 
@@ -572,20 +543,8 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
     /// ```
     pub fn scalar_mut<T: Element>(&mut self) -> Result<ArrayViewMut<'_, T, Ix0>> {
         self.check_dtype::<T>()?;
-        self.check_one_element()?;
+        self.region.check_one_element()?;
         self.region_view_mut::<T, Ix0>(ndarray::Ix0())
-    }
-
-    fn check_one_element(&self) -> Result<()> {
-        if self.num_elements() == 1 {
-            Ok(())
-        } else {
-            Err(Error::SizeMismatch {
-                got: self.num_elements() as u64,
-                expected: 1,
-                check: SizeCheck::OneElement,
-            })
-        }
     }
 
     /// The size check of the bit casts: bytes (`"476 vs. 480"`, new vs.
@@ -594,7 +553,7 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
     fn check_bit_cast<T: Element, D: Dimension>(&self, dim: &D) -> Result<()> {
         let n = count(dim)?;
         let es = self.dtype().size();
-        let old_elems = usize::try_from(self.num_elements()).unwrap_or(usize::MAX);
+        let old_elems = self.region.count();
         let (new, old) = if es > 0 {
             (
                 n.checked_mul(std::mem::size_of::<T>()),
@@ -746,12 +705,8 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
                 )));
             }
         };
-        let last = self
-            .shape()
-            .iter()
-            .last()
-            .and_then(|d| usize::try_from(d).ok())
-            .unwrap_or(0);
+        // `outer < rank`: the last dim exists.
+        let last = usize_of_dim(self.shape().dim_size(outer)?);
         let packed = last.saturating_mul(self.dtype().size());
         if packed == 0 || packed != std::mem::size_of::<T>() {
             return Err(Error::SizeMismatch {
@@ -760,7 +715,7 @@ assert_eq!(t.as_slice::<i8>()?[5], -1);
                 check: SizeCheck::Elements,
             });
         }
-        self.leading_dims::<D>(outer).map(Some)
+        self.region.leading_dims::<D>(outer).map(Some)
     }
 
     /// TF's `reinterpret_last_dimension<T, N>()`: with `N == rank - 1`, the

@@ -192,6 +192,19 @@ fn output_formats_by_name() {
     let err = f("a.txt").unwrap_err();
     assert_eq!(err.kind(), tftensor::ErrorKind::InvalidArgument);
     assert_eq!(err.path(), Some("a.txt"));
+    assert!(matches!(
+        err.inner(),
+        tftensor::Error::InvalidArgument(m)
+            if m == "cannot tell the output format from the ending `.txt`"
+    ));
+    // A dot name has no ending (and no format claims it): said so, not
+    // "the ending `.`".
+    let err = f("d/.hidden").unwrap_err();
+    assert!(matches!(
+        err.inner(),
+        tftensor::Error::InvalidArgument(m)
+            if m == "cannot tell the output format from a name without an ending"
+    ));
 }
 
 /// Every fixture: detection by content agrees with what its name says
