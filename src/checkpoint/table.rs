@@ -27,6 +27,16 @@ fn bad(file: &str, msg: impl std::fmt::Display) -> Error {
     Error::invalid_format("tensor bundle", msg.to_string()).with_path(file)
 }
 
+/// `key` after its first `shared` bytes (a common prefix with the last
+/// key, so at most its length).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`shared` counts a common prefix of `key`"
+)]
+fn suffix(key: &[u8], shared: usize) -> &[u8] {
+    &key[shared..]
+}
+
 /// TF's `PutVarint64` (the protobuf varint, as prost writes it).
 pub(crate) fn put_varint64(out: &mut Vec<u8>, v: u64) {
     prost::encoding::encode_varint(v, out);
@@ -85,8 +95,7 @@ impl BlockBuilder {
             self.restarts.push(self.buffer.len() as u32);
             self.counter = 0;
         }
-        // In bounds: `shared` counts a common prefix of `key`.
-        let non_shared = key.get(shared..).unwrap_or_default();
+        let non_shared = suffix(key, shared);
         put_varint64(&mut self.buffer, shared as u64);
         put_varint64(&mut self.buffer, non_shared.len() as u64);
         put_varint64(&mut self.buffer, value.len() as u64);
@@ -289,7 +298,7 @@ fn for_each_in_block(
 /// Every `(key, value)` of a table, in file order, checking the footer, the
 /// block CRCs and that keys strictly increase.
 pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
-    let footer_at = table.len().checked_sub(FOOTER_LEN).ok_or_else(|| {
+    let too_short = || {
         bad(
             file,
             format!(
@@ -297,16 +306,10 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
                 table.len()
             ),
         )
-    })?;
-    // In bounds: footer_at = len - FOOTER_LEN, checked above.
-    let footer = table.get(footer_at..).unwrap_or_default();
-    let magic = footer
-        .get(FOOTER_LEN - 8..)
-        .and_then(|m| m.try_into().ok())
-        .map(u64::from_le_bytes)
-        // A footer without 8 magic bytes cannot happen (it has FOOTER_LEN);
-        // 0 is not MAGIC, so it would be refused below all the same.
-        .unwrap_or_default();
+    };
+    let footer: &[u8] = table.last_chunk::<FOOTER_LEN>().ok_or_else(too_short)?;
+    // The footer's last 8 bytes (it has FOOTER_LEN).
+    let magic = u64::from_le_bytes(*footer.last_chunk::<8>().ok_or_else(too_short)?);
     if magic != MAGIC {
         return Err(bad(
             file,
