@@ -215,8 +215,7 @@ fn data_slice(data: &Bytes, (start, end): (u64, u64)) -> Bytes {
 
 /// The tensor `t` lists, over its bytes.
 pub(crate) fn tensor_of(t: &HeaderTensor, bytes: Bytes, what: &str) -> Result<Tensor> {
-    Tensor::from_buffer(t.dtype, t.shape.clone(), bytes)
-        .map_err(|e| bad(what, format!("tensor {:?}: {e}", t.name)))
+    Tensor::from_buffer(t.dtype, t.shape.clone(), bytes).map_err(|e| bad(what, e).with_key(&t.name))
 }
 
 /// How many first bytes a header read asks for: the length and, in one
@@ -268,18 +267,16 @@ pub(crate) fn header_of(blob: &dyn Blob) -> Result<(Header, u64)> {
     for name in metadata.offset_keys() {
         let info = metadata
             .info(&name)
-            .ok_or_else(|| bad(what, format!("tensor {name:?} is missing from the header")))?;
+            .ok_or_else(|| bad(what, "the tensor is missing from the header").with_key(&name))?;
         let dtype = to_tf(info.dtype).ok_or_else(|| {
             bad(
                 what,
-                format!(
-                    "tensor {name:?} has dtype {}, which has no TensorFlow equivalent",
-                    info.dtype
-                ),
+                format!("dtype {}, which has no TensorFlow equivalent", info.dtype),
             )
+            .with_key(&name)
         })?;
-        let shape = TensorShape::from_usizes(&info.shape)
-            .map_err(|e| bad(what, format!("tensor {name:?}: {e}")))?;
+        let shape =
+            TensorShape::from_usizes(&info.shape).map_err(|e| bad(what, e).with_key(&name))?;
         let (s, e) = info.data_offsets;
         header.tensors.push(HeaderTensor {
             name,
@@ -410,19 +407,19 @@ pub(crate) fn layout(
     let mut rows = Vec::with_capacity(tensors.len());
     for (name, dtype, shape) in tensors {
         if !seen.insert(name.as_str()) {
-            return Err(Error::InvalidArgument(format!(
-                "safetensors: the name {name:?} is given twice"
-            ))
-            .with_path(what));
+            return Err(
+                Error::InvalidArgument("safetensors: the name is given twice".into())
+                    .with_path(what)
+                    .with_key(name),
+            );
         }
         let st_dtype = from_tf(*dtype).ok_or_else(|| {
             Error::unsupported(
                 *dtype,
-                format!(
-                    "safetensors: tensor {name:?} has dtype {dtype}, which safetensors cannot hold"
-                ),
+                format!("safetensors: dtype {dtype}, which safetensors cannot hold"),
             )
             .with_path(what)
+            .with_key(name)
         })?;
         let dims = shape
             .dim_sizes()
@@ -430,9 +427,8 @@ pub(crate) fn layout(
             .map(|&d| usize::try_from(d))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|_| {
-                Error::InvalidShape(crate::ShapeError::Other(format!(
-                    "tensor {name:?}: dims do not fit usize"
-                )))
+                Error::InvalidShape(crate::ShapeError::Other("dims do not fit usize".into()))
+                    .with_key(name)
             })?;
         let len = crate::tensor::byte_len(*dtype, shape.num_elements())?;
         rows.push((name, st_dtype, dims, len, *dtype, shape, rows.len()));

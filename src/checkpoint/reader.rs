@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use crate::dtype::DataType;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::io::{Blob, BytesBlob, LocalFs, Store};
 use crate::pb;
 use crate::proto::FromProtoOptions;
@@ -22,7 +22,7 @@ use super::entry::Decode;
 use super::index::{self, entry_meta};
 use super::load::{Span, load_shard};
 use super::naming::{data_key, find_prefix_in, index_key};
-use super::shard::{Shard, spans_of};
+use super::shard::{Shard, is_not_found, spans_of};
 use super::slice::TensorSlice;
 use crate::crc32c;
 
@@ -283,9 +283,7 @@ impl BundleReader {
     ) -> Result<BundleReader> {
         let index_key = index_key(prefix);
         let blob = store.open(&index_key).map_err(|e| {
-            let missing = e.kind() == ErrorKind::NotFound
-                || e.io_kind() == Some(std::io::ErrorKind::NotFound);
-            if missing {
+            if is_not_found(&e) {
                 Error::not_found(
                     "Unsuccessful TensorSliceReader constructor: Failed to find any matching files",
                 )

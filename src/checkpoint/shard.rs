@@ -105,7 +105,7 @@ impl Shard {
 }
 
 /// Whether an open failed because nothing is there.
-fn is_not_found(e: &Error) -> bool {
+pub(super) fn is_not_found(e: &Error) -> bool {
     e.kind() == crate::error::ErrorKind::NotFound
         || e.io_kind() == Some(std::io::ErrorKind::NotFound)
 }

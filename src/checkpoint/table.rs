@@ -230,23 +230,28 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
         .filter(|&e| e <= table.len())
         .ok_or_else(|| {
             Error::data_loss(format!(
-                "truncated block read: block at offset {offset} of {size} bytes runs past the end of the {}-byte index",
+                "truncated block read: a block of {size} bytes runs past the end of the {}-byte index",
                 table.len()
-            )).with_path(file)
+            ))
+            .with_path(file)
+            .with_offset(offset as u64)
         })?;
     // `end` was checked above, so these cannot fail; if they did, the
     // block is reported as corrupt rather than read as something else.
-    let corrupt = || Error::data_loss(format!("bad block at offset {offset}")).with_path(file);
+    let corrupt = || {
+        Error::data_loss("bad block")
+            .with_path(file)
+            .with_offset(offset as u64)
+    };
     let all = table.get(offset..end).ok_or_else(corrupt)?;
     let (contents, trailer) = all.split_at_checked(size).ok_or_else(corrupt)?;
     let kind = trailer.first().copied().ok_or_else(corrupt)?;
     let stored = get_fixed32(trailer, 1).ok_or_else(corrupt)?;
     let actual = crc32c::extend(crc32c::value(contents), &[kind]);
     if crc32c::unmask(stored) != actual {
-        return Err(Error::data_loss(format!(
-            "block checksum mismatch in the block at offset {offset}"
-        ))
-        .with_path(file));
+        return Err(Error::data_loss("block checksum mismatch")
+            .with_path(file)
+            .with_offset(offset as u64));
     }
     match kind {
         NO_COMPRESSION => Ok(contents),
@@ -254,7 +259,9 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
             file,
             "Snappy-compressed index blocks are not supported (TF's bundle writer never compresses)",
         )),
-        other => Err(Error::data_loss(format!("bad block type {other}")).with_path(file)),
+        other => Err(Error::data_loss(format!("bad block type {other}"))
+            .with_path(file)
+            .with_offset(offset as u64)),
     }
 }
 

@@ -124,18 +124,20 @@ pub(crate) fn parse_text(
     // Latin-1 (versions 1 and 2) and UTF-8 (version 3) agree on ASCII, and
     // nothing outside ASCII can appear in a header this crate reads (only
     // in structured dtypes' field names).
+    // Where the text starts in the file, for the offsets of errors.
+    let start = data_offset.saturating_sub(text.len());
     if let Some(pos) = text.iter().position(|b| !b.is_ascii()) {
         let enc = if utf8 { "UTF-8" } else { "latin-1" };
         return Err(bad(
             what,
-            format!(
-                "header has a non-ASCII ({enc}) byte at {pos}; structured dtypes are not supported"
-            ),
-        ));
+            format!("header has a non-ASCII ({enc}) byte; structured dtypes are not supported"),
+        )
+        .with_offset((start + pos) as u64));
     }
     let mut p = Parser {
         s: text,
         pos: 0,
+        start,
         what,
     };
     let (descr, fortran_order, dims) = p.dict()?;
@@ -219,15 +221,16 @@ pub(crate) fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// Where `s` starts in the file.
+    start: usize,
     what: &'a str,
 }
 
 impl Parser<'_> {
+    /// A malformed header, at the file offset the parser reached.
     fn err(&self, msg: &str) -> Error {
-        bad(
-            self.what,
-            format!("malformed header at byte {}: {msg}", self.pos),
-        )
+        bad(self.what, format!("malformed header: {msg}"))
+            .with_offset((self.start + self.pos) as u64)
     }
 
     fn peek(&mut self) -> Option<u8> {

@@ -338,6 +338,10 @@ fn read_member<R: Read>(
             Error::invalid_format("npz", "more bytes than the member's declared size")
                 .with_path(what),
         ),
+        // The zip reader's CRC check (or a deflate stream's): damage.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(Error::data_loss(format!("npz: {e}")).with_path(what))
+        }
         Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(what)),
     }
 }

@@ -447,3 +447,26 @@ fn an_npy_is_its_header_then_its_data() {
     assert_eq!(read.0 - listed.0, 2);
     assert_eq!(seen, 128 + t.total_bytes() as u64);
 }
+
+#[test]
+fn an_opaque_npy_or_npz_member_is_read_once() {
+    // Read with `npy_dtype`, a `<V2` array used to be read whole once
+    // without the dtype (to fail at the end) and then again with it.
+    let tmp = tempfile::tempdir().unwrap();
+    let t = Tensor::from_vec([65536], vec![half::bf16::from_f32(0.5); 65536]).unwrap();
+    tftensor::npy::write_npy(tmp.path().join("b.npy"), &t).unwrap();
+    let mut w = tftensor::npy::NpzWriter::create(tmp.path().join("b.npz")).unwrap();
+    w.add("b", &t).unwrap();
+    w.finish().unwrap();
+    let options = OpenOptions::default().with_npy_dtype(tftensor::DataType::BFloat16);
+    for key in ["m/b.npy", "m/b.npz"] {
+        let store = MemStore::of_dir(tmp.path(), "m", Kind::Window);
+        let at = io::detect_in(store.clone(), key.into()).unwrap();
+        let mut src = io::open_located(&at, &options).unwrap();
+        let before = store.reads(key);
+        assert_eq!(src.read(0).unwrap(), t);
+        let read = store.reads(key).2 - before.2;
+        let len = std::fs::metadata(tmp.path().join(&key[2..])).unwrap().len();
+        assert!(read < len + 8192, "{key}: {read} bytes read of {len}");
+    }
+}
