@@ -67,7 +67,6 @@ pub mod limits;
 pub mod npy;
 pub mod pb;
 mod proto;
-mod reporting;
 #[cfg(feature = "safetensors")]
 pub mod safetensors;
 #[cfg(feature = "saved_model")]

@@ -41,19 +41,17 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use ::safetensors::tensor::{Dtype, SafeTensorError, SafeTensors};
+use ::safetensors::tensor::{Dtype, SafeTensorError};
 use bytes::Bytes;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::{Blob, BytesBlob, LocalFile};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 /// The header-length prefix.
 const N_LEN: usize = 8;
-
-/// Files from this size on are read into an anonymous huge-page map.
-const LARGE: usize = 4 << 20;
 
 fn bad(what: &str, message: impl std::fmt::Display) -> Error {
     Error::invalid_format("safetensors", message.to_string()).with_path(what)
@@ -119,9 +117,10 @@ fn st_err(what: &str, e: SafeTensorError) -> Error {
 
 /// Loads every tensor of a `.safetensors` file, in file (offset) order.
 ///
-/// The file is read into memory once (files of 4 MiB or more into a
-/// huge-page-advised anonymous map, page-aligned) and the tensors are
-/// adopted from that buffer without further copies.
+/// The header is read first (one read of the first 64 KiB), then the data
+/// once, whole (from 4 MiB into a huge-page-advised anonymous map,
+/// page-aligned; on two cores when large), and the tensors are adopted
+/// from that buffer without further copies.
 ///
 /// # Errors
 /// [`Error::Io`]; [`Error::InvalidFormat`] for a bad header (the
@@ -139,21 +138,7 @@ fn st_err(what: &str, e: SafeTensorError) -> Error {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
-    let path = path.as_ref();
-    let what = path.display().to_string();
-    let io = |e: std::io::Error| Error::io(&what, &e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let len = usize::try_from(len).map_err(|_| bad(&what, "file does not fit in memory"))?;
-    // Large files go into a huge-page-advised map (fewer page faults).
-    let bytes = if len >= LARGE {
-        crate::buffer::read_policy::read_exact_new(&mut file, len).map_err(io)?
-    } else {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut file, &mut v).map_err(io)?;
-        Bytes::from(v)
-    };
-    load_named(bytes, &what)
+    load_blob(&LocalFile::open(path)?)
 }
 
 /// Loads every tensor of a `.safetensors` file held in memory, in file
@@ -177,7 +162,7 @@ pub fn load<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load_bytes(bytes: Bytes) -> Result<Vec<(String, Tensor)>> {
-    load_named(bytes, "<safetensors bytes>")
+    load_blob(&BytesBlob::new("<safetensors bytes>", bytes))
 }
 
 /// Memory-maps a `.safetensors` file and loads it as [`load_bytes`] does:
@@ -203,46 +188,112 @@ pub fn load_bytes(bytes: Bytes) -> Result<Vec<(String, Tensor)>> {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub unsafe fn load_mmap<P: AsRef<Path>>(path: P) -> Result<Vec<(String, Tensor)>> {
-    let path = path.as_ref();
-    let what = path.display().to_string();
     // SAFETY: the caller guarantees the file is not changed while mapped.
-    let bytes = unsafe { crate::io::BytesBlob::map(path)? }.into_bytes();
-    load_named(bytes, &what)
+    load_blob(&unsafe { BytesBlob::map(path)? })
 }
 
-fn load_named(bytes: Bytes, what: &str) -> Result<Vec<(String, Tensor)>> {
-    let (n, metadata) = SafeTensors::read_metadata(&bytes).map_err(|e| st_err(what, e))?;
-    // read_metadata checked that 8 + n + the data fills `bytes` exactly.
-    let data_start = N_LEN + n;
-    let names = metadata.offset_keys();
-    let mut out = crate::buffer::try_vec(names.len())?;
-    for name in names {
-        let info = metadata
-            .info(&name)
-            .ok_or_else(|| bad(what, format!("tensor {name:?} is missing from the header")))?;
-        let dtype = to_tf(info.dtype).ok_or_else(|| {
-            bad(
-                what,
-                format!(
-                    "tensor {name:?} has dtype {}, which has no TensorFlow equivalent",
-                    info.dtype
-                ),
-            )
-        })?;
-        let shape = TensorShape::from_usizes(&info.shape)
-            .map_err(|e| bad(what, format!("tensor {name:?}: {e}")))?;
-        let (s, e) = info.data_offsets;
-        let range = data_start
-            .checked_add(s)
-            .zip(data_start.checked_add(e))
-            .filter(|(s, e)| s <= e && *e <= bytes.len())
-            .ok_or_else(|| bad(what, format!("tensor {name:?}: offsets outside the file")))?;
-        let t = Tensor::from_buffer(dtype, shape, bytes.slice(range.0..range.1))
-            .map_err(|e| bad(what, format!("tensor {name:?}: {e}")))?;
-        out.push((name, t));
+/// Every tensor of the `.safetensors` in `blob`, in file order: the
+/// header first, then the data in one read (a slice of a mapped or
+/// in-memory blob), which the tensors adopt where element-aligned.
+pub(crate) fn load_blob(blob: &dyn Blob) -> Result<Vec<(String, Tensor)>> {
+    let (header, start) = header_of(blob)?;
+    let data = blob.read_bytes(start..blob.len())?;
+    let mut out = crate::buffer::try_vec(header.tensors.len())?;
+    for t in header.tensors {
+        let bytes = data_slice(&data, t.data_offsets);
+        let tensor = tensor_of(&t, bytes, blob.id())?;
+        out.push((t.name, tensor));
     }
     Ok(out)
 }
+
+/// A tensor's bytes in the data section `data`. `header_of` checked the
+/// offsets against the data's length, a usize: they fit, in range.
+fn data_slice(data: &Bytes, (start, end): (u64, u64)) -> Bytes {
+    data.slice(start as usize..end as usize)
+}
+
+/// The tensor `t` lists, over its bytes.
+pub(crate) fn tensor_of(t: &HeaderTensor, bytes: Bytes, what: &str) -> Result<Tensor> {
+    Tensor::from_buffer(t.dtype, t.shape.clone(), bytes).map_err(|e| bad(what, e).with_key(&t.name))
+}
+
+/// How many first bytes a header read asks for: the length and, in one
+/// read, the header of all but the largest files.
+const HEAD: u64 = 64 << 10;
+
+/// The header of the `.safetensors` in `blob` and where its data starts,
+/// checked as the `safetensors` crate's `read_metadata` checks a whole
+/// file (the header's size, its JSON, offsets that are contiguous and
+/// match each tensor's shape and dtype, and data that fills the rest of
+/// the file exactly), from one read of the first 64 KiB (and one more for
+/// a longer header): the data is not read.
+///
+/// # Errors
+/// [`Error::InvalidFormat`] naming what is wrong, as the crate says it; a
+/// dtype TF does not have, naming the tensor; as [`Blob::read_at`].
+pub(crate) fn header_of(blob: &dyn Blob) -> Result<(Header, u64)> {
+    let what = blob.id();
+    let err = |e: SafeTensorError| st_err(what, e);
+    let head = blob.read_upto(0, HEAD)?;
+    let n = head
+        .first_chunk::<N_LEN>()
+        .ok_or_else(|| err(SafeTensorError::HeaderTooSmall))?;
+    let n = u64::from_le_bytes(*n);
+    if n > MAX_HEADER {
+        return Err(err(SafeTensorError::HeaderTooLarge));
+    }
+    let start = N_LEN as u64 + n;
+    if start > blob.len() {
+        return Err(err(SafeTensorError::InvalidHeaderLength));
+    }
+    // Within the first read, or one more read of the rest of it.
+    let more;
+    let text = match head.get(N_LEN..).and_then(|rest| rest.get(..n as usize)) {
+        Some(text) => text,
+        None => {
+            more = blob.read_vec(N_LEN as u64, n)?;
+            &more
+        }
+    };
+    let text = std::str::from_utf8(text).map_err(|e| err(SafeTensorError::InvalidHeader(e)))?;
+    let metadata: ::safetensors::tensor::Metadata = serde_json::from_str(text)
+        .map_err(|e| err(SafeTensorError::InvalidHeaderDeserialization(e)))?;
+    let data_len = metadata.data_len() as u64;
+    if start.checked_add(data_len) != Some(blob.len()) {
+        return Err(err(SafeTensorError::MetadataIncompleteBuffer));
+    }
+    let mut header = Header::default();
+    for name in metadata.offset_keys() {
+        let info = metadata
+            .info(&name)
+            .ok_or_else(|| bad(what, "the tensor is missing from the header").with_key(&name))?;
+        let dtype = to_tf(info.dtype).ok_or_else(|| {
+            bad(
+                what,
+                format!("dtype {}, which has no TensorFlow equivalent", info.dtype),
+            )
+            .with_key(&name)
+        })?;
+        let shape =
+            TensorShape::from_usizes(&info.shape).map_err(|e| bad(what, e).with_key(&name))?;
+        let (s, e) = info.data_offsets;
+        header.tensors.push(HeaderTensor {
+            name,
+            dtype,
+            shape,
+            data_offsets: (s as u64, e as u64),
+        });
+    }
+    if let Some(map) = metadata.metadata() {
+        header.metadata = map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        header.metadata.sort();
+    }
+    Ok((header, start))
+}
+
+/// The `safetensors` crate's cap on a header's size.
+const MAX_HEADER: u64 = 100_000_000;
 
 /// Writes named tensors to a `.safetensors` file, byte for byte as the
 /// `safetensors` crate's `serialize_to_file` does: ordered by dtype
@@ -260,7 +311,7 @@ fn load_named(bytes: Bytes, what: &str) -> Result<Vec<(String, Tensor)>> {
 /// # let p = tmp.path().join("st-save.safetensors");
 /// let s = Tensor::from("text");
 /// let err = tftensor::safetensors::save(&p, [("s", &s)]).unwrap_err();
-/// assert!(err.to_string().contains("\"s\""));
+/// assert_eq!(err.key(), Some("s"));
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn save<'a, P: AsRef<Path>>(
@@ -305,7 +356,7 @@ pub fn save_with_metadata<'a, P: AsRef<Path>>(
     for &i in &layout.order {
         let (_, t) = tensors.get(i).ok_or_else(|| {
             debug_assert!(false, "the layout names row {i} of {}", tensors.len());
-            Error::InvalidArgument(format!("safetensors: {what}: no tensor {i}"))
+            Error::InvalidArgument(format!("safetensors: no tensor {i}")).with_path(&what)
         })?;
         data.push(t.tensor_data()?);
     }
@@ -356,15 +407,19 @@ pub(crate) fn layout(
     let mut rows = Vec::with_capacity(tensors.len());
     for (name, dtype, shape) in tensors {
         if !seen.insert(name.as_str()) {
-            return Err(Error::InvalidArgument(format!(
-                "safetensors: {what}: the name {name:?} is given twice"
-            )));
+            return Err(
+                Error::InvalidArgument("safetensors: the name is given twice".into())
+                    .with_path(what)
+                    .with_key(name),
+            );
         }
         let st_dtype = from_tf(*dtype).ok_or_else(|| {
             Error::unsupported(
                 *dtype,
-                format!("safetensors: {what}: tensor {name:?} has dtype {dtype}, which safetensors cannot hold"),
+                format!("safetensors: dtype {dtype}, which safetensors cannot hold"),
             )
+            .with_path(what)
+            .with_key(name)
         })?;
         let dims = shape
             .dim_sizes()
@@ -372,9 +427,8 @@ pub(crate) fn layout(
             .map(|&d| usize::try_from(d))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|_| {
-                Error::InvalidShape(crate::ShapeError::Other(format!(
-                    "tensor {name:?}: dims do not fit usize"
-                )))
+                Error::InvalidShape(crate::ShapeError::Other("dims do not fit usize".into()))
+                    .with_key(name)
             })?;
         let len = crate::tensor::byte_len(*dtype, shape.num_elements())?;
         rows.push((name, st_dtype, dims, len, *dtype, shape, rows.len()));
@@ -459,7 +513,8 @@ pub struct Header {
 
 /// Reads only the header of the `.safetensors` file at `path` (its first
 /// `8 + n` bytes): names, dtypes, shapes and `__metadata__`, without the
-/// tensor data. Offsets are checked against the file's length.
+/// tensor data. The header is checked as [`load`] checks it (offsets
+/// contiguous, matching shapes and dtypes, the data filling the file).
 ///
 /// # Errors
 /// [`Error::Io`]; [`Error::InvalidFormat`] for a bad header or a dtype TF
@@ -471,74 +526,7 @@ pub struct Header {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn read_header<P: AsRef<Path>>(path: P) -> Result<Header> {
-    use std::io::Read;
-    let path = path.as_ref();
-    let what = path.display().to_string();
-    let io = |e: std::io::Error| Error::io(&what, e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let file_len = file.metadata().map_err(io)?.len();
-    let mut n = [0u8; N_LEN];
-    file.read_exact(&mut n).map_err(|_| {
-        Error::data_loss("safetensors: shorter than its header length").with_path(&what)
-    })?;
-    let n = u64::from_le_bytes(n);
-    // The crate's own cap on header size.
-    const MAX_HEADER: u64 = 100_000_000;
-    if n > MAX_HEADER || n.saturating_add(N_LEN as u64) > file_len {
-        return Err(bad(
-            &what,
-            format!("header length {n} does not fit the file of {file_len} bytes"),
-        ));
-    }
-    let mut text = Vec::new();
-    file.take(n).read_to_end(&mut text).map_err(io)?;
-    let json: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_slice(&text).map_err(|e| bad(&what, format!("header: {e}")))?;
-    let data_len = file_len - N_LEN as u64 - n;
-    let mut header = Header::default();
-    for (name, v) in json {
-        if name == "__metadata__" {
-            let map: std::collections::BTreeMap<String, String> =
-                serde_json::from_value(v).map_err(|e| bad(&what, format!("__metadata__: {e}")))?;
-            header.metadata = map.into_iter().collect();
-            continue;
-        }
-        let info: ::safetensors::tensor::TensorInfo =
-            serde_json::from_value(v).map_err(|e| bad(&what, format!("tensor {name:?}: {e}")))?;
-        let dtype = to_tf(info.dtype).ok_or_else(|| {
-            bad(
-                &what,
-                format!(
-                    "tensor {name:?} has dtype {:?}, which TF does not have",
-                    info.dtype
-                ),
-            )
-        })?;
-        let dims = info
-            .shape
-            .iter()
-            .map(|&d| i64::try_from(d))
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(|_| bad(&what, format!("tensor {name:?}: a dim does not fit int64")))?;
-        let shape = TensorShape::new(&dims)?;
-        let (start, end) = (info.data_offsets.0 as u64, info.data_offsets.1 as u64);
-        if start > end || end > data_len {
-            return Err(bad(
-                &what,
-                format!(
-                    "tensor {name:?}: data offsets {start}..{end} outside the {data_len} data bytes"
-                ),
-            ));
-        }
-        header.tensors.push(HeaderTensor {
-            name,
-            dtype,
-            shape,
-            data_offsets: (start, end),
-        });
-    }
-    header.tensors.sort_by_key(|t| t.data_offsets);
-    Ok(header)
+    Ok(header_of(&LocalFile::open(path)?)?.0)
 }
 
 #[cfg(test)]

@@ -348,7 +348,7 @@ fn bad_files_of_each_format() {
     // An ml_dtypes array NumPy stores as opaque bytes.
     assert_error(
         tftensor().arg("inspect").arg(data("npy/arrays.npz")),
-        &["arrays.npz", "bf.npy", "opaque"],
+        &["arrays.npz", "'bf'", "opaque"],
     );
     // A TFRecord with a flipped data byte.
     let mut rec = fs::read(data("tfrecord/tensors.tfrecord")).expect("read");

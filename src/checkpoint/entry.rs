@@ -110,16 +110,18 @@ pub(crate) struct Decode<'a> {
 
 impl Decode<'_> {
     pub(crate) fn loss(&self, what: impl std::fmt::Display) -> Error {
-        Error::data_loss(format!("tensor bundle entry {:?}: {what}", self.key))
+        Error::data_loss(what.to_string()).with_key(self.key)
     }
 
     /// Compares the CRC computed over the bytes with the stored one.
     pub(crate) fn check_crc(&self, actual: u32, file: &str) -> Result<()> {
         if self.verify && actual != self.crc {
-            return Err(self.loss(format!(
-                "checksum does not match in {file}: stored {:08x} vs. calculated on the restored bytes {actual:08x}",
-                self.crc
-            )));
+            return Err(self
+                .loss(format!(
+                    "checksum does not match: stored {:08x} vs. calculated on the restored bytes {actual:08x}",
+                    self.crc
+                ))
+                .with_path(file));
         }
         Ok(())
     }
@@ -166,11 +168,9 @@ impl Decode<'_> {
             DataType::Variant => self.variants(region, n, file),
             other => Err(Error::unsupported(
                 other,
-                format!(
-                    "tensor bundle entry {:?}: reading dtype {other} is not supported (TF cannot save it)",
-                    self.key
-                ),
-            )),
+                format!("reading dtype {other} is not supported (TF cannot save it)"),
+            )
+            .with_key(self.key)),
         }
     }
 
@@ -199,10 +199,12 @@ impl Decode<'_> {
             u32::from_le_bytes(raw)
         };
         if self.verify && crc32c::unmask(stored) != crc {
-            return Err(self.loss(format!(
-                "The length checksum does not match in {file}: expected {:08x} but actual is {crc:08x}",
-                crc32c::unmask(stored)
-            )));
+            return Err(self
+                .loss(format!(
+                    "The length checksum does not match: expected {:08x} but actual is {crc:08x}",
+                    crc32c::unmask(stored)
+                ))
+                .with_path(file));
         }
         crc = crc32c::extend(crc, &raw);
         let mut pos = region.len() - rest.len() + 4;
@@ -228,12 +230,11 @@ impl Decode<'_> {
         if self.swap {
             return Err(Error::invalid_format(
                 "tensor bundle",
-                format!(
-                    "the bundle is big-endian and entry {:?} holds variants; byte-swapping variants is not implemented (as in TF)",
-                    self.key
-                ),
+                "the bundle is big-endian and the entry holds variants; byte-swapping variants \
+                 is not implemented (as in TF)",
             )
-            .with_path(file));
+            .with_path(file)
+            .with_key(self.key));
         }
         // Every element needs a length byte and a 4-byte checksum.
         if n > region.len() / 5 {
@@ -266,9 +267,9 @@ impl Decode<'_> {
                 .and_then(|b| b.try_into().ok())
                 .ok_or_else(|| self.loss("truncated variant checksum"))?;
             if self.verify && crc32c::unmask(u32::from_le_bytes(raw)) != crc {
-                return Err(self.loss(format!(
-                    "The checksum after Variant {i} does not match in {file}"
-                )));
+                return Err(self
+                    .loss(format!("The checksum after Variant {i} does not match"))
+                    .with_path(file));
             }
             crc = crc32c::extend(crc, &raw);
             rest = rest

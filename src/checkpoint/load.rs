@@ -4,18 +4,18 @@
 //! [`ReadBuf`](crate::buffer::read_policy::ReadBuf) (huge pages when
 //! large), so every POD tensor adopts its slice without a copy; each
 //! entry's CRC is computed chunk by chunk right after the chunk is read,
-//! and a large shard is read by two threads
-//! ([`read_jobs`](crate::buffer::read_jobs::read_jobs)).
+//! and the whole shard is one [`Blob::read_ranges`] call, one range per
+//! entry in file order: a local file reads them on two cores, a remote
+//! store merges adjacent ranges into few large requests.
 
 use std::collections::HashMap;
-use std::fs::File;
 
 use bytes::Bytes;
 
 use crate::ALIGNMENT;
-use crate::buffer::read_jobs::{Checksum, RangeRead, read_jobs};
 use crate::buffer::read_policy::{LARGE, ReadBuf, align_pos};
 use crate::error::{Error, Result};
+use crate::io::{Blob, Checksum, RangeRead};
 
 /// One entry's stored bytes, as the index names them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,19 +38,15 @@ pub(super) struct Loaded {
     pub places: HashMap<Span, Place>,
 }
 
-/// Reads the `spans` of the shard `file` (`len` bytes) into one buffer,
+/// Reads the `spans` of the shard `blob` into one buffer,
 /// each at an aligned offset; `crc` says which spans to checksum (POD
 /// entries, whose CRC covers exactly their bytes). Spans past the end of
 /// the file are left out (their `get` reports it). `None` when the spans
 /// overlap or together exceed the file: then the index does not describe
 /// a plain TF shard, and the caller reads entry by entry instead (never
 /// allocating more than the file backs).
-pub(super) fn load_shard(
-    file: &File,
-    name: &str,
-    len: u64,
-    spans: &[(Span, bool)],
-) -> Result<Option<Loaded>> {
+pub(super) fn load_shard(blob: &dyn Blob, spans: &[(Span, bool)]) -> Result<Option<Loaded>> {
+    let len = blob.len();
     let mut spans: Vec<(Span, bool)> = spans
         .iter()
         .copied()
@@ -119,13 +115,13 @@ pub(super) fn load_shard(
             sum: want_crc.then_some(Checksum::Crc32c),
         });
     }
-    let crcs = read_jobs(file, jobs).map_err(|e| Error::io(name, &e))?;
+    let crcs = blob.read_ranges(jobs)?;
     let places = spans
         .iter()
         .zip(starts)
         .zip(crcs)
         .map(|((&(span, _), start), crc)| (span, Place { start, crc }))
         .collect();
-    let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
+    let bytes = buf.freeze().map_err(|e| Error::io(blob.id(), &e))?;
     Ok(Some(Loaded { bytes, places }))
 }

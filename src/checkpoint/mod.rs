@@ -29,12 +29,15 @@
 //! # Ok::<(), tftensor::Error>(())
 //! ```
 
+mod assemble;
 mod entry;
+mod index;
 mod load;
 mod naming;
-pub(crate) use naming::data_file_prefix;
 pub use naming::find_prefix;
+pub(crate) use naming::{data_file_prefix, find_prefix_in};
 mod reader;
+mod shard;
 mod slice;
 mod table;
 mod writer;

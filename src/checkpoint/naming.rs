@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::io::{LocalFs, Stat, Store};
 
 /// `PREFIX.data-%05d-of-%05d`.
 pub(crate) fn data_path(prefix: &Path, shard: i32, num_shards: i32) -> PathBuf {
@@ -20,10 +21,14 @@ pub(crate) fn index_path(prefix: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// The prefix for `path`: a prefix, an `.index` file, a SavedModel
-/// directory or a checkpoint directory.
-pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
-    Ok(find_prefix(path)?.0)
+/// `PREFIX.data-%05d-of-%05d`, as a store key.
+pub(crate) fn data_key(prefix: &str, shard: i32, num_shards: i32) -> String {
+    format!("{prefix}.data-{shard:05}-of-{num_shards:05}")
+}
+
+/// `PREFIX.index`, as a store key.
+pub(crate) fn index_key(prefix: &str) -> String {
+    format!("{prefix}.index")
 }
 
 /// The checkpoint prefix `path` names, and a note when it was found by a
@@ -55,81 +60,82 @@ pub(crate) fn resolve_prefix(path: &Path) -> Result<PathBuf> {
 /// what was looked for), or several `.index` files and no state file;
 /// [`Error::Io`]; [`Error::InvalidFormat`] for a state file without a path.
 pub fn find_prefix(path: &Path) -> Result<(PathBuf, Option<String>)> {
-    if path.is_dir() {
-        let saved_model = path.join("variables").join("variables");
-        if index_path(&saved_model).is_file() {
-            return Ok((saved_model, None));
-        }
-        let state = path.join("checkpoint");
-        if state.is_file() {
-            let text =
-                std::fs::read_to_string(&state).map_err(|e| Error::io(state.display(), e))?;
-            let latest = latest_checkpoint(&text).ok_or_else(|| {
-                Error::invalid_format("checkpoint state", "no model_checkpoint_path")
-                    .with_path(state.display())
-            })?;
-            let latest = PathBuf::from(latest);
-            if !latest.is_absolute() {
-                return Ok((path.join(latest), None));
-            }
-            if index_path(&latest).is_file() {
-                return Ok((latest, None));
-            }
-            if let Some(name) = latest.file_name() {
-                let beside = path.join(name);
-                if index_path(&beside).is_file() {
-                    let note = format!(
-                        "{}: model_checkpoint_path {} does not exist here; reading {} beside the state file",
-                        state.display(),
-                        latest.display(),
-                        beside.display()
-                    );
-                    return Ok((beside, Some(note)));
-                }
-            }
-            return Ok((latest, None));
-        }
-        let mut prefixes = Vec::new();
-        for item in std::fs::read_dir(path).map_err(|e| Error::io(path.display(), e))? {
-            let item = item.map_err(|e| Error::io(path.display(), e))?;
-            let name = item.file_name();
-            let name = name.to_string_lossy();
-            if let Some(stem) = name.strip_suffix(".index") {
-                if item.path().is_file() {
-                    prefixes.push(path.join(stem));
-                }
-            }
-        }
-        prefixes.sort();
-        return match prefixes.len() {
-            1 => Ok((prefixes.remove(0), None)),
-            0 => Err(Error::not_found(
-                "no checkpoint here: looked for a SavedModel (variables/variables.index), a \
-                 `checkpoint` state file and a `*.index` file",
-            )
-            .with_path(path.display())),
-            n => Err(Error::not_found(format!(
-                "{n} checkpoints ({}) and no `checkpoint` state file to say which: name the prefix",
-                prefixes
-                    .iter()
-                    .filter_map(|p| p.file_name())
-                    .map(|n| n.to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-            .with_path(path.display())),
-        };
-    }
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    if let Some(name) = name {
-        if let Some(stem) = name
+    let (prefix, note) = find_prefix_in(&LocalFs::new(), &path.to_string_lossy())?;
+    Ok((PathBuf::from(prefix), note))
+}
+
+/// [`find_prefix`] for `key` of `store`: the same rules, asked of the
+/// store (`stat`, `list`, and the state file read through it), so a
+/// checkpoint folder in any store resolves as a local one does.
+pub(crate) fn find_prefix_in(store: &dyn Store, key: &str) -> Result<(String, Option<String>)> {
+    let is_file = |k: &str| -> Result<bool> { Ok(matches!(store.stat(k)?, Stat::File { .. })) };
+    if store.stat(key)? != Stat::Dir {
+        let prefix = key
             .strip_suffix(".index")
-            .or_else(|| data_file_prefix(&name))
-        {
-            return Ok((path.with_file_name(stem), None));
+            .or_else(|| data_file_prefix(key))
+            .unwrap_or(key);
+        return Ok((prefix.to_owned(), None));
+    }
+    let saved_model = store.join(&store.join(key, "variables"), "variables");
+    if is_file(&index_key(&saved_model))? {
+        return Ok((saved_model, None));
+    }
+    let state = store.join(key, "checkpoint");
+    if is_file(&state)? {
+        return from_state_file(store, key, &state);
+    }
+    let prefixes: Vec<String> = store
+        .list(key)?
+        .into_iter()
+        .filter(|i| matches!(i.stat, Stat::File { .. }))
+        .filter_map(|i| i.name.strip_suffix(".index").map(str::to_owned))
+        .collect();
+    match prefixes.as_slice() {
+        [one] => Ok((store.join(key, one), None)),
+        [] => Err(Error::not_found(
+            "no checkpoint here: looked for a SavedModel (variables/variables.index), a \
+             `checkpoint` state file and a `*.index` file",
+        )
+        .with_path(store.id(key))),
+        many => Err(Error::not_found(format!(
+            "{} checkpoints ({}) and no `checkpoint` state file to say which: name the prefix",
+            many.len(),
+            many.join(", ")
+        ))
+        .with_path(store.id(key))),
+    }
+}
+
+/// The prefix a `checkpoint` state file (`state`, in the folder `dir`)
+/// names as the latest.
+fn from_state_file(store: &dyn Store, dir: &str, state: &str) -> Result<(String, Option<String>)> {
+    let bytes = store.open(state)?.read_all()?;
+    let latest = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(latest_checkpoint)
+        .ok_or_else(|| {
+            Error::invalid_format("checkpoint state", "no model_checkpoint_path")
+                .with_path(store.id(state))
+        })?;
+    if !Path::new(&latest).is_absolute() {
+        return Ok((store.join(dir, &latest), None));
+    }
+    if matches!(store.stat(&index_key(&latest))?, Stat::File { .. }) {
+        return Ok((latest, None));
+    }
+    let name = store.split(&latest).1;
+    if !name.is_empty() {
+        let beside = store.join(dir, &name);
+        if matches!(store.stat(&index_key(&beside))?, Stat::File { .. }) {
+            let note = format!(
+                "{}: model_checkpoint_path {latest} does not exist here; reading {} beside the state file",
+                store.id(state),
+                store.id(&beside)
+            );
+            return Ok((beside, Some(note)));
         }
     }
-    Ok((path.to_path_buf(), None))
+    Ok((latest, None))
 }
 
 /// `PREFIX` for a file named `PREFIX.data-NNNNN-of-MMMMM` (TF's

@@ -1,55 +1,30 @@
 //! [`BundleReader`]: TF's `BundleReader` (and the lookups of
-//! `CheckpointReader`) over a `.index` table and its `.data` shards.
+//! `CheckpointReader`) over a `.index` table and its `.data` shards, read
+//! through a [`Store`]: the `.index` first, whole, then each tensor as one
+//! range of its shard (or, for [`BundleReader::load`], every tensor of a
+//! shard in one call of ranges).
 
-use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
 
 use bytes::Bytes;
-use prost::Message;
 
-use crate::buffer::read_policy::{LARGE, ReadBuf};
-use crate::crc32c;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::{Blob, BytesBlob, LocalFs, Store};
 use crate::pb;
 use crate::proto::FromProtoOptions;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
-use super::entry::{Decode, check_bools, swap_bytes};
-use super::load::{Loaded, Span, load_shard};
-use super::naming::{data_path, resolve_prefix};
-use super::slice::{TensorSlice, copy_overlap, encode_tensor_name_slice};
-use super::table;
-use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
-
-/// `kTensorBundleVersion`: the newest bundle version this reader knows.
-pub(crate) const BUNDLE_VERSION: i32 = 1;
-
-/// Where one shard's bytes come from.
-enum Shard {
-    /// Read with positioned reads, one copy into an aligned buffer.
-    File { file: File, len: u64, name: String },
-    /// Memory-mapped or in-memory bytes; aligned tensors are adopted.
-    Bytes { bytes: Bytes, name: String },
-    /// Read once, whole ([`BundleReader::load`]): every entry's bytes at
-    /// an aligned offset of one buffer, checksummed while read.
-    Loaded {
-        loaded: Loaded,
-        len: u64,
-        name: String,
-    },
-    /// The data file could not be opened; reported when a tensor needs it.
-    Missing(Error),
-}
-
-/// How shards are opened.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Read,
-    Mmap,
-}
+use super::entry::Decode;
+use super::index::{self, entry_meta};
+use super::load::{Span, load_shard};
+use super::naming::{data_key, find_prefix_in, index_key};
+use super::shard::{Shard, is_not_found, spans_of};
+use super::slice::TensorSlice;
+use crate::crc32c;
 
 /// Reads a TensorFlow tensor bundle: a V2 checkpoint, or a SavedModel's
 /// `variables/` folder.
@@ -77,9 +52,9 @@ enum Mode {
 /// ```
 pub struct BundleReader {
     /// The prefix, for messages.
-    prefix: String,
+    pub(super) prefix: String,
     /// Every entry but the header, in key order.
-    entries: Vec<(Vec<u8>, pb::BundleEntryProto)>,
+    pub(super) entries: Vec<(Vec<u8>, pb::BundleEntryProto)>,
     /// Indices into `entries` of the full-tensor keys (no slice entries).
     full: Vec<usize>,
     num_shards: i32,
@@ -97,10 +72,6 @@ impl std::fmt::Debug for BundleReader {
             .field("num_shards", &self.num_shards)
             .finish_non_exhaustive()
     }
-}
-
-fn bad(message: String) -> Error {
-    Error::invalid_format("tensor bundle", message)
 }
 
 impl BundleReader {
@@ -126,7 +97,28 @@ impl BundleReader {
     /// assert!(matches!(err, tftensor::Error::NotFound { .. }));
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
-        Self::open_with(path.as_ref(), Mode::Read)
+        Self::open_in(LocalFs::shared(), &path.as_ref().to_string_lossy())
+    }
+
+    /// Opens the bundle `key` names in `store` (a prefix, an `.index`, a
+    /// checkpoint or SavedModel folder, resolved as [`open`](Self::open)
+    /// resolves a path): the `.index` is read whole, and each tensor is
+    /// read by range from its shard when asked for, so the same reader
+    /// serves a local folder and an object store.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open).
+    ///
+    /// ```
+    /// use tftensor::checkpoint::BundleReader;
+    /// use tftensor::io::LocalFs;
+    /// let r = BundleReader::open_in(std::sync::Arc::new(LocalFs::new()), "tests/data/checkpoints/tf2_keras")?;
+    /// assert!(r.keys().count() > 0);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn open_in(store: Arc<dyn Store>, key: &str) -> Result<BundleReader> {
+        let (prefix, _) = find_prefix_in(&*store, key)?;
+        Self::open_prefix(&*store, &prefix, &|k| store.open(k))
     }
 
     /// Opens a bundle as [`open`](Self::open) does, memory-mapping its data
@@ -157,7 +149,12 @@ impl BundleReader {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub unsafe fn open_mmap<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
-        Self::open_with(path.as_ref(), Mode::Mmap)
+        let store = LocalFs::new();
+        let (prefix, _) = find_prefix_in(&store, &path.as_ref().to_string_lossy())?;
+        Self::open_prefix(&store, &prefix, &|k| {
+            // SAFETY: forwarded to the caller (this function's contract).
+            unsafe { store.open_mapped(k) }.unwrap_or_else(|| store.open(k))
+        })
     }
 
     /// Opens a bundle as [`open`](Self::open) does and reads each data
@@ -197,36 +194,43 @@ impl BundleReader {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn load<P: AsRef<Path>>(path: P) -> Result<BundleReader> {
-        let mut r = Self::open_with(path.as_ref(), Mode::Read)?;
-        let ids: Vec<i32> = r.shards.keys().copied().collect();
-        for id in ids {
-            let spans: Vec<(Span, bool)> = r
-                .entries
-                .iter()
-                .map(|(_, e)| e)
-                .filter(|e| e.slices.is_empty() && e.shard_id == id)
-                .filter_map(|e| {
-                    let span = Span {
-                        offset: u64::try_from(e.offset).ok()?,
-                        size: u64::try_from(e.size).ok()?,
-                    };
-                    Some((span, DataType::from_i32(e.dtype).can_use_memcpy()))
-                })
-                .collect();
-            let shard = match r.shards.remove(&id) {
-                Some(Shard::File { file, len, name }) => {
-                    match load_shard(&file, &name, len, &spans)? {
-                        Some(loaded) => Shard::Loaded { loaded, len, name },
-                        None => Shard::File { file, len, name },
-                    }
-                }
-                // A missing data file stays missing, reported by `get`.
-                Some(other) => other,
-                None => continue,
-            };
-            r.shards.insert(id, shard);
+        Self::open(path)?.load_shards()
+    }
+
+    /// [`load`](Self::load) for the bundle `key` names in `store`: the
+    /// `.index` first, then each shard in one [`Blob::read_ranges`] call,
+    /// one range per entry in file order (a remote store merges adjacent
+    /// ones into few large requests).
+    ///
+    /// # Errors
+    /// As [`load`](Self::load).
+    ///
+    /// ```
+    /// use tftensor::checkpoint::BundleReader;
+    /// use tftensor::io::LocalFs;
+    /// let r = BundleReader::load_in(std::sync::Arc::new(LocalFs::new()), "tests/data/checkpoints/sharded/ckpt")?;
+    /// assert!(r.keys().all(|k| r.get(k).is_ok()));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn load_in(store: Arc<dyn Store>, key: &str) -> Result<BundleReader> {
+        Self::open_in(store, key)?.load_shards()
+    }
+
+    /// Reads every shard read by range once, whole, into one buffer each.
+    /// Mapped and missing shards stay as they are.
+    fn load_shards(mut self) -> Result<BundleReader> {
+        for (&id, shard) in &mut self.shards {
+            let Shard::Blob(blob) = shard else { continue };
+            if blob.mapped().is_some() {
+                continue;
+            }
+            let spans = spans_of(self.entries.iter().map(|(_, e)| e), id);
+            if let Some(loaded) = load_shard(&**blob, &spans)? {
+                let blob = Arc::clone(blob);
+                *shard = Shard::Loaded { loaded, blob };
+            }
         }
-        Ok(r)
+        Ok(self)
     }
 
     /// A reader over a bundle held in memory: the `.index` bytes and one
@@ -247,126 +251,71 @@ impl BundleReader {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_bytes(index: Bytes, data: Vec<Bytes>) -> Result<BundleReader> {
-        let mut r = Self::parse_index(&index, "<memory>.index".to_owned())?;
+        let index = index::parse(&index, "<memory>.index")?;
         let mut data: Vec<Option<Bytes>> = data.into_iter().map(Some).collect();
-        let wanted: Vec<i32> = r.shards.keys().copied().collect();
-        for id in wanted {
-            let name = format!("<memory>.data-{id:05}-of-{:05}", r.num_shards);
-            let shard = match usize::try_from(id)
-                .ok()
-                .and_then(|i| data.get_mut(i))
-                .and_then(Option::take)
-            {
-                Some(bytes) => Shard::Bytes { bytes, name },
-                None => Shard::Missing(Error::not_found("no such data shard").with_path(name)),
-            };
-            r.shards.insert(id, shard);
-        }
-        Ok(r)
+        let n = index.num_shards;
+        let shards = index
+            .shards
+            .iter()
+            .map(|&id| {
+                let name = data_key("<memory>", id, n);
+                let bytes = usize::try_from(id)
+                    .ok()
+                    .and_then(|i| data.get_mut(i))
+                    .and_then(Option::take);
+                let shard = match bytes {
+                    Some(bytes) => Shard::Blob(Arc::new(BytesBlob::new(name, bytes))),
+                    None => Shard::Missing(Error::not_found("no such data shard").with_path(name)),
+                };
+                (id, shard)
+            })
+            .collect();
+        Ok(Self::new(index, "<memory>".to_owned(), shards))
     }
 
-    fn open_with(path: &Path, mode: Mode) -> Result<BundleReader> {
-        let prefix = resolve_prefix(path)?;
-        let mut index_path = prefix.clone().into_os_string();
-        index_path.push(".index");
-        let index_path = PathBuf::from(index_path);
-        let index = std::fs::read(&index_path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::not_found(format!(
-                    "Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {}",
-                    prefix.display()
-                ))
+    /// Opens the bundle at `prefix` of `store`: reads the `.index`, and
+    /// opens each shard it names with `open_shard` (a missing one is
+    /// reported by the first read that needs it).
+    pub(crate) fn open_prefix(
+        store: &dyn Store,
+        prefix: &str,
+        open_shard: &dyn Fn(&str) -> Result<Arc<dyn Blob>>,
+    ) -> Result<BundleReader> {
+        let index_key = index_key(prefix);
+        let blob = store.open(&index_key).map_err(|e| {
+            if is_not_found(&e) {
+                Error::not_found(
+                    "Unsuccessful TensorSliceReader constructor: Failed to find any matching files",
+                )
+                .with_path(store.id(prefix))
             } else {
-                Error::io(index_path.display(), &e)
+                e
             }
         })?;
-        let mut r = Self::parse_index(&index, index_path.display().to_string())?;
-        r.prefix = prefix.display().to_string();
-        let wanted: Vec<i32> = r.shards.keys().copied().collect();
-        for id in wanted {
-            let path = data_path(&prefix, id, r.num_shards);
-            r.shards.insert(id, open_shard(&path, mode));
-        }
-        Ok(r)
+        let index = index::parse(&blob.read_all()?, blob.id())?;
+        let n = index.num_shards;
+        let shards = index
+            .shards
+            .iter()
+            .map(|&id| {
+                let key = data_key(prefix, id, n);
+                (id, Shard::open(store.id(&key), open_shard(&key)))
+            })
+            .collect();
+        Ok(Self::new(index, store.id(prefix), shards))
     }
 
-    /// Parses and checks the index; shards are filled in by the caller.
-    fn parse_index(index: &[u8], file: String) -> Result<BundleReader> {
-        let rows = table::read(index, &file)?;
-        let mut rows = rows.into_iter();
-        let header = match rows.next() {
-            Some((k, v)) if k.is_empty() => {
-                pb::BundleHeaderProto::decode(v.as_slice()).map_err(|e| {
-                    Error::data_loss(format!("corrupt bundle header: {e}")).with_path(&file)
-                })?
-            }
-            _ => return Err(bad("the bundle header entry is missing".into()).with_path(file)),
-        };
-        check_version(&header, &file)?;
-        if header.num_shards < 1 {
-            return Err(bad(format!("num_shards is {}", header.num_shards)).with_path(file));
-        }
-        let swap = match header.endianness {
-            0 => cfg!(target_endian = "big"),
-            1 => cfg!(target_endian = "little"),
-            other => return Err(bad(format!("unknown endianness {other}")).with_path(file)),
-        };
-        let mut entries = Vec::new();
-        for (key, value) in rows {
-            let entry = pb::BundleEntryProto::decode(value.as_slice()).map_err(|e| {
-                Error::data_loss(format!(
-                    "corrupt entry for key {:?}: {e}",
-                    String::from_utf8_lossy(&key)
-                ))
-                .with_path(&file)
-            })?;
-            entries.push((key, entry));
-        }
-        // TF's CheckpointReader: slice entries are named by their full
-        // tensor's entry; the rest are the tensors a user sees.
-        let mut slice_keys = HashSet::new();
-        let mut shards = BTreeMap::new();
-        for (key, entry) in &entries {
-            for s in &entry.slices {
-                let slice = TensorSlice::from_proto(s).map_err(|e| {
-                    bad(format!(
-                        "{file}: key {:?}: bad slice: {e}",
-                        String::from_utf8_lossy(key)
-                    ))
-                })?;
-                slice_keys.insert(encode_tensor_name_slice(key, &slice));
-            }
-            if entry.slices.is_empty() {
-                if entry.shard_id < 0 || entry.shard_id >= header.num_shards {
-                    return Err(bad(format!(
-                        "{file}: key {:?}: shard id {} is past num_shards {}",
-                        String::from_utf8_lossy(key),
-                        entry.shard_id,
-                        header.num_shards
-                    )));
-                }
-                shards.insert(
-                    entry.shard_id,
-                    Shard::Missing(Error::not_found(String::new())),
-                );
-            }
-        }
-        let full = entries
-            .iter()
-            .enumerate()
-            .filter(|(_, (k, _))| !slice_keys.contains(k) && std::str::from_utf8(k).is_ok())
-            .map(|(i, _)| i)
-            .collect();
-        Ok(BundleReader {
-            prefix: file.trim_end_matches(".index").to_owned(),
-            entries,
-            full,
-            num_shards: header.num_shards,
+    fn new(index: index::Index, prefix: String, shards: BTreeMap<i32, Shard>) -> BundleReader {
+        BundleReader {
+            prefix,
+            entries: index.entries,
+            full: index.full,
+            num_shards: index.num_shards,
             shards,
-            swap,
+            swap: index.swap,
             verify: true,
             limits: FromProtoOptions::default(),
-        })
+        }
     }
 
     /// Turns checksum verification on (the default) or off. With it off, a
@@ -471,7 +420,7 @@ impl BundleReader {
             .is_some_and(|i| self.full.binary_search(&i).is_ok())
     }
 
-    fn position(&self, key: &[u8]) -> Option<usize> {
+    pub(super) fn position(&self, key: &[u8]) -> Option<usize> {
         self.entries
             .binary_search_by(|(k, _)| k.as_slice().cmp(key))
             .ok()
@@ -495,7 +444,7 @@ impl BundleReader {
             .filter(|i| self.full.binary_search(i).is_ok())
             .and_then(|i| self.entries.get(i))
             .map(|(_, e)| e)
-            .ok_or_else(|| Error::not_found(format!("Key {key} not found in checkpoint")))
+            .ok_or_else(|| Error::not_found("not found in checkpoint").with_key(key))
     }
 
     /// The dtype and shape of `key`, without reading its data.
@@ -566,133 +515,35 @@ impl BundleReader {
         self.assemble(key, entry, slice)
     }
 
-    /// TF's `GetSliceValue`.
-    fn assemble(
-        &self,
-        key: &str,
-        entry: &pb::BundleEntryProto,
-        want: &TensorSlice,
-    ) -> Result<Tensor> {
-        let (dtype, full_shape) = entry_meta(key, entry)?;
-        let target_shape = want.slice_shape(&full_shape)?;
-        let stored: Vec<TensorSlice> = if entry.slices.is_empty() {
-            vec![TensorSlice::full(full_shape.dims())]
-        } else {
-            entry
-                .slices
-                .iter()
-                .map(TensorSlice::from_proto)
-                .collect::<Result<_>>()?
-        };
-        // The stored slices that overlap the request, with the overlap.
-        let mut parts = Vec::new();
-        let mut covered: i64 = 0;
-        for s in &stored {
-            s.slice_shape(&full_shape).map_err(|e| {
-                bad(format!(
-                    "{}: key {key:?}: stored slice {s}: {e}",
-                    self.prefix
-                ))
-            })?;
-            if let Some(inter) = want.intersect(s, &full_shape) {
-                covered = covered.saturating_add(inter.iter().map(|&(_, l)| l).product::<i64>());
-                parts.push((s, inter));
-            }
-        }
-        // Overlapping stored slices would write some elements twice.
-        for (i, (a, ia)) in parts.iter().enumerate() {
-            for (b, ib) in parts.iter().skip(i + 1) {
-                let overlap = ia
-                    .iter()
-                    .zip(ib)
-                    .all(|(&(s1, l1), &(s2, l2))| s1.max(s2) < (s1 + l1).min(s2 + l2));
-                if overlap {
-                    return Err(bad(format!(
-                        "{}: key {key:?}: overlapping slices: existing slice = {a}, new slice = {b}",
-                        self.prefix
-                    )));
-                }
-            }
-        }
-        if covered != target_shape.num_elements() {
-            return Err(Error::InvalidArgument(format!(
-                "Does not have sufficient slices for partitioned tensor {key} to restore in slice_spec: {want}"
-            )));
-        }
-        let want_start: Vec<i64> = (0..want.dims())
-            .map(|d| want.extent(d).map_or(0, |(s, _)| s))
-            .collect();
-        // Read every overlapping stored slice before allocating the result,
-        // so the result's size is backed by data the file really holds.
-        let mut stored_parts = Vec::with_capacity(parts.len());
-        for (s, inter) in parts {
-            let stored_t = if s.is_full() && entry.slices.is_empty() {
-                self.read_entry(key, entry)?
-            } else {
-                let skey = encode_tensor_name_slice(key.as_bytes(), s);
-                let sentry = self
-                    .position(&skey)
-                    .and_then(|i| self.entries.get(i))
-                    .map(|(_, e)| e)
-                    .ok_or_else(|| {
-                        Error::not_found(format!("Key {key} slice {s} not found in checkpoint"))
-                    })?;
-                let t = self.read_entry(key, sentry)?;
-                let expect = s.slice_shape(&full_shape)?;
-                if t.dtype() != dtype || t.shape() != &expect {
-                    return Err(bad(format!(
-                        "{}: key {key:?}: slice {s} holds {} {} instead of {dtype} {}",
-                        self.prefix,
-                        t.dtype(),
-                        t.shape().debug_string(),
-                        expect.debug_string()
-                    )));
-                }
-                t
-            };
-            // TF's shortcut: the stored slice is exactly the request.
-            if s == want || (s.is_full() && want.is_full()) {
-                return Ok(stored_t);
-            }
-            stored_parts.push((s, inter, stored_t));
-        }
-        let mut out = Tensor::new(dtype, target_shape)?;
-        for (s, inter, stored_t) in stored_parts {
-            let src_start: Vec<i64> = (0..s.dims())
-                .map(|d| s.extent(d).map_or(0, |(st, _)| st))
-                .collect();
-            copy_into(&stored_t, &src_start, &mut out, &want_start, &inter)?;
-        }
-        Ok(out)
-    }
-
     /// Reads one stored entry (a full tensor or one slice).
-    fn read_entry(&self, key: &str, entry: &pb::BundleEntryProto) -> Result<Tensor> {
+    pub(super) fn read_entry(&self, key: &str, entry: &pb::BundleEntryProto) -> Result<Tensor> {
         let (dtype, shape) = entry_meta(key, entry)?;
         let shard = self.shards.get(&entry.shard_id).ok_or_else(|| {
-            bad(format!(
-                "{}: key {key:?}: shard id {} is past num_shards {}",
-                self.prefix, entry.shard_id, self.num_shards
+            index::bad(format!(
+                "shard id {} is past num_shards {}",
+                entry.shard_id, self.num_shards
             ))
+            .with_path(&self.prefix)
+            .with_key(key)
         })?;
-        let (name, len) = match shard {
-            Shard::File { name, len, .. } => (name.as_str(), *len),
-            Shard::Bytes { bytes, name } => (name.as_str(), bytes.len() as u64),
-            Shard::Loaded { name, len, .. } => (name.as_str(), *len),
-            Shard::Missing(e) => return Err(e.clone()),
-        };
-        let offset = u64::try_from(entry.offset).ok();
-        let size = u64::try_from(entry.size).ok();
-        let (offset, size) = match (offset, size) {
-            (Some(o), Some(s)) if o.checked_add(s).is_some_and(|end| end <= len) => (o, s),
+        let len = shard.len()?;
+        let span = match (u64::try_from(entry.offset), u64::try_from(entry.size)) {
+            (Ok(offset), Ok(size)) if offset.checked_add(size).is_some_and(|end| end <= len) => {
+                Span { offset, size }
+            }
             _ => {
-                return Err(Error::data_loss(format!(
-                    "tensor bundle entry {key:?}: offset {} + size {} runs past the end of {name} ({len} bytes)",
+                let err = Error::data_loss(format!(
+                    "offset {} + size {} runs past the end of the data file ({len} bytes)",
                     entry.offset, entry.size
-                )));
+                ))
+                .with_key(key);
+                return Err(match shard.id() {
+                    Some(id) => err.with_path(id),
+                    None => err,
+                });
             }
         };
-        let n = shape.num_elements();
+        check_size(dtype, &shape, span.size).map_err(|e| e.with_key(key))?;
         let dec = Decode {
             key,
             dtype,
@@ -702,230 +553,26 @@ impl BundleReader {
             verify: self.verify,
             opts: &self.limits,
         };
-        if dtype.can_use_memcpy() {
-            let expected = crate::tensor::byte_len(dtype, n).ok().map(|b| b as u64);
-            if expected != Some(size) {
-                return Err(Error::data_loss(format!(
-                    "Invalid size in bundle entry: key {key}; stored size {size}; expected size {}",
-                    expected.map_or_else(|| "overflows".to_owned(), |e| e.to_string())
-                )));
-            }
-        } else if (n as u64) > size {
+        shard.read(span, &dec)
+    }
+}
+
+/// Checks an entry's stored size against its dtype and shape: exact for
+/// POD dtypes, at least a byte per element for strings and variants.
+fn check_size(dtype: DataType, shape: &TensorShape, size: u64) -> Result<()> {
+    let n = shape.num_elements();
+    if dtype.can_use_memcpy() {
+        let expected = crate::tensor::byte_len(dtype, n).ok().map(|b| b as u64);
+        if expected != Some(size) {
             return Err(Error::data_loss(format!(
-                "Invalid size in bundle entry: key {key}; stored size {size}; expected size is at least {n}"
+                "Invalid size in bundle entry: stored size {size}; expected size {}",
+                expected.map_or_else(|| "overflows".to_owned(), |e| e.to_string())
             )));
         }
-        // Both fit in usize: they are within a file or buffer we hold.
-        let (start, end) = (offset as usize, (offset + size) as usize);
-        match shard {
-            Shard::Bytes { bytes, name } => {
-                let region = bytes.slice(start..end);
-                if dtype.can_use_memcpy() {
-                    dec.pod(region, None, name)
-                } else {
-                    dec.non_pod(&region, name)
-                }
-            }
-            Shard::Loaded { loaded, name, .. } => {
-                // `load` placed every in-bounds span of this shard.
-                let place = loaded
-                    .places
-                    .get(&Span { offset, size })
-                    .copied()
-                    .ok_or_else(|| dec.loss(format!("no loaded bytes in {name}")))?;
-                let region = loaded.bytes.slice(place.start..place.start + (end - start));
-                if dtype.can_use_memcpy() {
-                    dec.pod(region, place.crc, name)
-                } else {
-                    dec.non_pod(&region, name)
-                }
-            }
-            Shard::File { file, name, .. } => {
-                if dtype.can_use_memcpy() {
-                    read_pod(file, name, offset, &dec, dtype, &shape)
-                } else {
-                    let mut buf = crate::buffer::try_vec::<u8>(size as usize)?;
-                    buf.resize(size as usize, 0);
-                    read_at(file, &mut buf, offset).map_err(|e| Error::io(name, &e))?;
-                    dec.non_pod(&Bytes::from(buf), name)
-                }
-            }
-            Shard::Missing(e) => Err(e.clone()),
-        }
-    }
-}
-
-/// Reads a POD tensor straight into a fresh aligned buffer, checksumming
-/// each chunk while it is still in cache.
-fn read_pod(
-    file: &File,
-    name: &str,
-    offset: u64,
-    dec: &Decode<'_>,
-    dtype: DataType,
-    shape: &TensorShape,
-) -> Result<Tensor> {
-    let size = crate::tensor::byte_len(dtype, shape.num_elements())?;
-    if size >= LARGE {
-        // The read policy: a huge-page buffer the read fills, no zeroing.
-        let mut buf = ReadBuf::new(size)?;
-        fill_pod(file, name, offset, dec, dtype, buf.as_mut_slice())?;
-        let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
-        return Tensor::from_buffer(dtype, shape.clone(), bytes);
-    }
-    let mut t = Tensor::new(dtype, shape.clone())?;
-    fill_pod(file, name, offset, dec, dtype, t.raw_bytes_mut()?)?;
-    Ok(t)
-}
-
-/// Reads a POD entry into `buf`, checksumming each chunk while it is
-/// still in cache, then checks bools and swaps bytes.
-fn fill_pod(
-    file: &File,
-    name: &str,
-    offset: u64,
-    dec: &Decode<'_>,
-    dtype: DataType,
-    buf: &mut [u8],
-) -> Result<()> {
-    let job = RangeRead {
-        offset,
-        dst: &mut *buf,
-        sum: dec.verify.then_some(Checksum::Crc32c),
-    };
-    let crcs = read_jobs(file, vec![job]).map_err(|e| Error::io(name, &e))?;
-    if let Some(&Some(crc)) = crcs.first() {
-        dec.check_crc(crc, name)?;
-    }
-    if dtype == DataType::Bool {
-        check_bools(buf).map_err(|m| dec.loss(m))?;
-    }
-    if dec.swap {
-        swap_bytes(buf, dtype);
+    } else if (n as u64) > size {
+        return Err(Error::data_loss(format!(
+            "Invalid size in bundle entry: stored size {size}; expected size is at least {n}"
+        )));
     }
     Ok(())
-}
-
-fn open_shard(path: &Path, mode: Mode) -> Shard {
-    let name = path.display().to_string();
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Shard::Missing(Error::not_found("data file not found").with_path(name));
-        }
-        Err(e) => return Shard::Missing(Error::io(&name, &e)),
-    };
-    let len = match file.metadata() {
-        Ok(m) => m.len(),
-        Err(e) => return Shard::Missing(Error::io(&name, &e)),
-    };
-    match mode {
-        Mode::Read => Shard::File { file, len, name },
-        Mode::Mmap => map_shard(file, name),
-    }
-}
-
-fn map_shard(file: File, name: String) -> Shard {
-    // SAFETY: `open_mmap`'s caller promises the file is not modified or
-    // truncated while the mapping (held by the returned `Bytes`) lives.
-    match unsafe { crate::io::BytesBlob::map_file(&file, &name) } {
-        Ok(blob) => Shard::Bytes {
-            bytes: blob.into_bytes(),
-            name,
-        },
-        Err(e) => Shard::Missing(e),
-    }
-}
-
-/// The entry's dtype and shape, checked.
-fn entry_meta(key: &str, entry: &pb::BundleEntryProto) -> Result<(DataType, TensorShape)> {
-    let dtype = DataType::from_i32(entry.dtype);
-    if !dtype.is_valid_tensor_dtype() {
-        return Err(bad(format!("key {key:?}: invalid dtype {dtype}")));
-    }
-    let shape = match &entry.shape {
-        Some(s) => TensorShape::from_proto(s),
-        None => Ok(TensorShape::scalar()),
-    }
-    .map_err(|e| bad(format!("key {key:?}: {e}")))?;
-    Ok((dtype, shape))
-}
-
-/// Checks `header.version` as TF's `CheckVersions` does.
-fn check_version(header: &pb::BundleHeaderProto, file: &str) -> Result<()> {
-    let Some(v) = &header.version else {
-        return Ok(());
-    };
-    if v.min_consumer > BUNDLE_VERSION {
-        return Err(bad(format!("Checkpoint min consumer version {} above current version {BUNDLE_VERSION} for TensorFlow",
-            v.min_consumer)).with_path(file));
-    }
-    if v.producer < 0 {
-        return Err(bad(format!(
-            "Checkpoint producer version {} below min producer 0 supported by TensorFlow",
-            v.producer
-        ))
-        .with_path(file));
-    }
-    if v.bad_consumers.contains(&BUNDLE_VERSION) {
-        return Err(bad(format!(
-            "Checkpoint disallows consumer version {BUNDLE_VERSION}"
-        ))
-        .with_path(file));
-    }
-    Ok(())
-}
-
-/// Copies the overlap `inter` of a stored slice `src` (starting at
-/// `src_start`) into `dst` (the requested slice, starting at `dst_start`).
-fn copy_into(
-    src: &Tensor,
-    src_start: &[i64],
-    dst: &mut Tensor,
-    dst_start: &[i64],
-    inter: &[(i64, i64)],
-) -> Result<()> {
-    let src_dims = src.shape().dim_sizes();
-    let dst_dims = dst.shape().dim_sizes();
-    let dtype = src.dtype();
-    if dtype.can_use_memcpy() {
-        // Bytes, with each element as an extra innermost dimension.
-        let size = dtype.size() as i64;
-        let ext = |v: &[i64], last: i64| v.iter().copied().chain([last]).collect::<Vec<_>>();
-        let mut inter = inter.to_vec();
-        inter.push((0, size));
-        return copy_overlap(
-            src.tensor_data()?,
-            &ext(src_start, 0),
-            &ext(&src_dims, size),
-            dst.raw_bytes_mut()?,
-            &ext(dst_start, 0),
-            &ext(&dst_dims, size),
-            &inter,
-        );
-    }
-    match dtype {
-        DataType::String => copy_overlap(
-            src.as_slice::<Bytes>()?,
-            src_start,
-            &src_dims,
-            dst.as_mut_slice::<Bytes>()?,
-            dst_start,
-            &dst_dims,
-            inter,
-        ),
-        DataType::Variant => copy_overlap(
-            src.as_slice::<crate::element::Variant>()?,
-            src_start,
-            &src_dims,
-            dst.as_mut_slice::<crate::element::Variant>()?,
-            dst_start,
-            &dst_dims,
-            inter,
-        ),
-        other => Err(Error::unsupported(
-            other,
-            format!("Dtype {other} not supported."),
-        )),
-    }
 }

@@ -264,11 +264,13 @@ impl std::str::FromStr for TensorSlice {
 
 /// `OrderedCode::WriteNumIncreasing`: a length byte, then the value
 /// big-endian without leading zeros.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "a u64 has at most 8 leading zero bytes of its 8"
+)]
 fn write_num_increasing(out: &mut Vec<u8>, v: u64) {
     let bytes = v.to_be_bytes();
-    let skip = (v.leading_zeros() / 8) as usize;
-    // In bounds: at most 8 leading zero bytes of 8.
-    let tail = bytes.get(skip..).unwrap_or_default();
+    let tail = &bytes[(v.leading_zeros() / 8) as usize..];
     out.push(tail.len() as u8);
     out.extend_from_slice(tail);
 }
@@ -313,8 +315,17 @@ fn write_signed_num_increasing(out: &mut Vec<u8>, v: i64) {
             *b ^= header[1];
         }
     }
-    // In bounds: `begin` is 10 - len with len in 1..=10 (`buf` holds 10).
-    out.extend_from_slice(buf.get(begin..).unwrap_or_default());
+    out.extend_from_slice(tail_of(&buf, begin));
+}
+
+/// `buf` from `begin`: `begin` is 10 - len with len in 1..=10, and `buf`
+/// holds 10.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`begin` is at most 9 of the 10 bytes"
+)]
+fn tail_of(buf: &[u8; 10], begin: usize) -> &[u8] {
+    &buf[begin..]
 }
 
 /// TF's `checkpoint::EncodeTensorNameSlice`: the key a stored slice of

@@ -27,6 +27,16 @@ fn bad(file: &str, msg: impl std::fmt::Display) -> Error {
     Error::invalid_format("tensor bundle", msg.to_string()).with_path(file)
 }
 
+/// `key` after its first `shared` bytes (a common prefix with the last
+/// key, so at most its length).
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`shared` counts a common prefix of `key`"
+)]
+fn suffix(key: &[u8], shared: usize) -> &[u8] {
+    &key[shared..]
+}
+
 /// TF's `PutVarint64` (the protobuf varint, as prost writes it).
 pub(crate) fn put_varint64(out: &mut Vec<u8>, v: u64) {
     prost::encoding::encode_varint(v, out);
@@ -85,8 +95,7 @@ impl BlockBuilder {
             self.restarts.push(self.buffer.len() as u32);
             self.counter = 0;
         }
-        // In bounds: `shared` counts a common prefix of `key`.
-        let non_shared = key.get(shared..).unwrap_or_default();
+        let non_shared = suffix(key, shared);
         put_varint64(&mut self.buffer, shared as u64);
         put_varint64(&mut self.buffer, non_shared.len() as u64);
         put_varint64(&mut self.buffer, value.len() as u64);
@@ -221,23 +230,28 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
         .filter(|&e| e <= table.len())
         .ok_or_else(|| {
             Error::data_loss(format!(
-                "truncated block read: block at offset {offset} of {size} bytes runs past the end of the {}-byte index",
+                "truncated block read: a block of {size} bytes runs past the end of the {}-byte index",
                 table.len()
-            )).with_path(file)
+            ))
+            .with_path(file)
+            .with_offset(offset as u64)
         })?;
     // `end` was checked above, so these cannot fail; if they did, the
     // block is reported as corrupt rather than read as something else.
-    let corrupt = || Error::data_loss(format!("bad block at offset {offset}")).with_path(file);
+    let corrupt = || {
+        Error::data_loss("bad block")
+            .with_path(file)
+            .with_offset(offset as u64)
+    };
     let all = table.get(offset..end).ok_or_else(corrupt)?;
     let (contents, trailer) = all.split_at_checked(size).ok_or_else(corrupt)?;
     let kind = trailer.first().copied().ok_or_else(corrupt)?;
     let stored = get_fixed32(trailer, 1).ok_or_else(corrupt)?;
     let actual = crc32c::extend(crc32c::value(contents), &[kind]);
     if crc32c::unmask(stored) != actual {
-        return Err(Error::data_loss(format!(
-            "block checksum mismatch in the block at offset {offset}"
-        ))
-        .with_path(file));
+        return Err(Error::data_loss("block checksum mismatch")
+            .with_path(file)
+            .with_offset(offset as u64));
     }
     match kind {
         NO_COMPRESSION => Ok(contents),
@@ -245,7 +259,9 @@ fn read_block<'a>(table: &'a [u8], (offset, size): (usize, usize), file: &str) -
             file,
             "Snappy-compressed index blocks are not supported (TF's bundle writer never compresses)",
         )),
-        other => Err(Error::data_loss(format!("bad block type {other}")).with_path(file)),
+        other => Err(Error::data_loss(format!("bad block type {other}"))
+            .with_path(file)
+            .with_offset(offset as u64)),
     }
 }
 
@@ -289,7 +305,7 @@ fn for_each_in_block(
 /// Every `(key, value)` of a table, in file order, checking the footer, the
 /// block CRCs and that keys strictly increase.
 pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
-    let footer_at = table.len().checked_sub(FOOTER_LEN).ok_or_else(|| {
+    let too_short = || {
         bad(
             file,
             format!(
@@ -297,16 +313,10 @@ pub(crate) fn read(table: &[u8], file: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> 
                 table.len()
             ),
         )
-    })?;
-    // In bounds: footer_at = len - FOOTER_LEN, checked above.
-    let footer = table.get(footer_at..).unwrap_or_default();
-    let magic = footer
-        .get(FOOTER_LEN - 8..)
-        .and_then(|m| m.try_into().ok())
-        .map(u64::from_le_bytes)
-        // A footer without 8 magic bytes cannot happen (it has FOOTER_LEN);
-        // 0 is not MAGIC, so it would be refused below all the same.
-        .unwrap_or_default();
+    };
+    let footer: &[u8] = table.last_chunk::<FOOTER_LEN>().ok_or_else(too_short)?;
+    // The footer's last 8 bytes (it has FOOTER_LEN).
+    let magic = u64::from_le_bytes(*footer.last_chunk::<8>().ok_or_else(too_short)?);
     if magic != MAGIC {
         return Err(bad(
             file,

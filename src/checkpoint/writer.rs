@@ -14,8 +14,8 @@ use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
 use super::entry::encode;
+use super::index::BUNDLE_VERSION;
 use super::naming::{data_path, index_path};
-use super::reader::BUNDLE_VERSION;
 use super::slice::{TensorSlice, encode_tensor_name_slice};
 use super::table;
 

@@ -223,6 +223,98 @@ impl dyn Blob + '_ {
     pub fn reader(&self) -> BlobReader<'_> {
         BlobReader { blob: self, pos: 0 }
     }
+
+    /// `read_bytes`, telling `on` how many bytes arrived as the read goes:
+    /// a range of more than 64 MiB is read in 64 MiB steps (each still on
+    /// two cores from a local file), into one buffer.
+    ///
+    /// # Errors
+    /// As `read_bytes`.
+    pub(crate) fn read_bytes_reporting(
+        &self,
+        range: Range<u64>,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<Bytes> {
+        let len = range.end.saturating_sub(range.start);
+        if len <= REPORT_STEP as u64 || self.mapped().is_some() {
+            let bytes = self.read_bytes(range)?;
+            on(len);
+            return Ok(bytes);
+        }
+        self.check(range.start, len)?;
+        let n = usize::try_from(len).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+        let mut buf = ReadBuf::new(n)?;
+        let mut at = range.start;
+        for step in buf.as_mut_slice().chunks_mut(REPORT_STEP) {
+            let got = step.len() as u64;
+            self.read_ranges(vec![RangeRead {
+                offset: at,
+                dst: step,
+                sum: None,
+            }])?;
+            at += got;
+            on(got);
+        }
+        buf.freeze().map_err(|e| Error::io(self.id(), e))
+    }
+}
+
+/// The most `read_bytes_reporting` reads before it reports.
+const REPORT_STEP: usize = 64 << 20;
+
+/// A [`Read`] + [`Seek`] over a shared [`Blob`], for parsers that keep
+/// their reader (a zip archive's): as `dyn Blob::reader`, holding the blob.
+///
+/// ```
+/// use std::io::Read;
+/// use std::sync::Arc;
+/// use tftensor::io::{Blob, BytesBlob, SharedBlobReader};
+/// let blob: Arc<dyn Blob> = Arc::new(BytesBlob::new("m", &b"abc"[..]));
+/// let mut s = String::new();
+/// SharedBlobReader::new(blob).read_to_string(&mut s)?;
+/// assert_eq!(s, "abc");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SharedBlobReader {
+    blob: Arc<dyn Blob>,
+    pos: u64,
+}
+
+impl SharedBlobReader {
+    /// A reader at the start of `blob`.
+    pub fn new(blob: Arc<dyn Blob>) -> SharedBlobReader {
+        SharedBlobReader { blob, pos: 0 }
+    }
+
+    /// The blob read.
+    pub fn blob(&self) -> &Arc<dyn Blob> {
+        &self.blob
+    }
+
+    /// Runs `f` on a [`BlobReader`] at this reader's position, keeping
+    /// where it ends.
+    fn at<T>(&mut self, f: impl FnOnce(&mut BlobReader<'_>) -> T) -> T {
+        let mut r = BlobReader {
+            blob: &*self.blob,
+            pos: self.pos,
+        };
+        let out = f(&mut r);
+        self.pos = r.pos;
+        out
+    }
+}
+
+impl Read for SharedBlobReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.at(|r| r.read(buf))
+    }
+}
+
+impl Seek for SharedBlobReader {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.at(|r| r.seek(to))
+    }
 }
 
 /// The error for `len` bytes at `offset` of a blob of `total` bytes.

@@ -39,7 +39,9 @@ mod source;
 mod staged;
 mod store;
 
-pub use blob::{Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, Window};
+pub use blob::{
+    Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, SharedBlobReader, Window,
+};
 pub use compression::Compression;
 pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
 pub use detect::{detect, detect_in, locate, locate_output};

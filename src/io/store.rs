@@ -35,6 +35,23 @@ pub struct Item {
     pub stat: Stat,
 }
 
+impl Item {
+    /// The item `name` (no `/`) of a folder, a file or a folder as `stat`
+    /// says: what a [`Store::list`] of a store outside this crate returns.
+    ///
+    /// ```
+    /// use tftensor::io::{Item, Stat};
+    /// let item = Item::new("w.npy", Stat::File { len: 128 });
+    /// assert_eq!(item.name, "w.npy");
+    /// ```
+    pub fn new(name: impl Into<String>, stat: Stat) -> Item {
+        Item {
+            name: name.into(),
+            stat,
+        }
+    }
+}
+
 /// Files and folders addressed by key: the local file system (keys are
 /// paths) or an object store (keys are object names, `/`-separated).
 ///
@@ -136,6 +153,12 @@ impl Store for LocalFs {
     }
 
     fn open(&self, key: &str) -> Result<Arc<dyn Blob>> {
+        // A pipe or a device (a FIFO, `/dev/stdin`) has no length to read
+        // by range: its bytes are read once, whole, as a stream.
+        if std::fs::metadata(key).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let bytes = std::fs::read(key).map_err(|e| Error::io(key, e))?;
+            return Ok(Arc::new(BytesBlob::new(key, bytes)));
+        }
         Ok(Arc::new(LocalFile::open(key)?))
     }
 
@@ -243,5 +266,26 @@ mod tests {
         assert_eq!(fs.split("c.npy"), (".".to_owned(), "c.npy".to_owned()));
         assert_eq!(fs.stat("Cargo.toml/x").unwrap(), Stat::Missing);
         assert_eq!(fs.stat("no-such-file").unwrap(), Stat::Missing);
+    }
+
+    /// A FIFO has no length to read by range: it is read whole, as the
+    /// stream readers of the formats did before they read by range.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_read_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here
+        }
+        let bytes: Vec<u8> = (0..10_000u32).map(|i| (i * 7) as u8).collect();
+        let feeder = {
+            let (fifo, bytes) = (fifo.clone(), bytes.clone());
+            std::thread::spawn(move || std::fs::write(fifo, bytes).unwrap())
+        };
+        let blob = LocalFs.open(&path_key(&fifo)).unwrap();
+        feeder.join().unwrap();
+        assert_eq!(blob.read_all().unwrap(), bytes);
     }
 }

@@ -17,9 +17,6 @@ const ARRAY_ALIGN: usize = 64;
 /// grow in place.
 const GROWTH_AXIS_MAX_DIGITS: usize = 21;
 
-/// The longest prefix (magic, version, length) of any version.
-pub(crate) const MAX_PREFIX: usize = 12;
-
 /// How the bytes of one element are laid out in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Elem {
@@ -127,18 +124,20 @@ pub(crate) fn parse_text(
     // Latin-1 (versions 1 and 2) and UTF-8 (version 3) agree on ASCII, and
     // nothing outside ASCII can appear in a header this crate reads (only
     // in structured dtypes' field names).
+    // Where the text starts in the file, for the offsets of errors.
+    let start = data_offset.saturating_sub(text.len());
     if let Some(pos) = text.iter().position(|b| !b.is_ascii()) {
         let enc = if utf8 { "UTF-8" } else { "latin-1" };
         return Err(bad(
             what,
-            format!(
-                "header has a non-ASCII ({enc}) byte at {pos}; structured dtypes are not supported"
-            ),
-        ));
+            format!("header has a non-ASCII ({enc}) byte; structured dtypes are not supported"),
+        )
+        .with_offset((start + pos) as u64));
     }
     let mut p = Parser {
         s: text,
         pos: 0,
+        start,
         what,
     };
     let (descr, fortran_order, dims) = p.dict()?;
@@ -222,15 +221,16 @@ pub(crate) fn parse_descr(descr: &str) -> std::result::Result<Elem, String> {
 struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
+    /// Where `s` starts in the file.
+    start: usize,
     what: &'a str,
 }
 
 impl Parser<'_> {
+    /// A malformed header, at the file offset the parser reached.
     fn err(&self, msg: &str) -> Error {
-        bad(
-            self.what,
-            format!("malformed header at byte {}: {msg}", self.pos),
-        )
+        bad(self.what, format!("malformed header: {msg}"))
+            .with_offset((self.start + self.pos) as u64)
     }
 
     fn peek(&mut self) -> Option<u8> {
@@ -267,13 +267,16 @@ impl Parser<'_> {
         };
         self.pos += 1;
         let start = self.pos;
-        let len = self
+        let body = self
             .s
             .get(start..)
-            .and_then(|rest| rest.iter().position(|&c| c == q))
+            .and_then(|rest| {
+                rest.split(|&c| c == q)
+                    .next()
+                    .filter(|b| b.len() < rest.len())
+            })
             .ok_or_else(|| self.err("unterminated string"))?;
-        // In bounds: `len` was found by searching `s[start..]`.
-        let body = self.s.get(start..start + len).unwrap_or_default();
+        let len = body.len();
         if body.contains(&b'\\') {
             return Err(self.err("escapes in strings are not supported"));
         }
@@ -281,18 +284,19 @@ impl Parser<'_> {
         Ok(String::from_utf8_lossy(body).into_owned())
     }
 
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`pos` only ever advances over bytes of `s` (or just past a closing quote in it)"
+    )]
     fn word(&mut self) -> &[u8] {
         self.peek();
-        let start = self.pos;
-        while self
-            .s
-            .get(self.pos)
-            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
-        {
-            self.pos += 1;
-        }
-        // In bounds: `pos` only advanced over bytes of `s`.
-        self.s.get(start..self.pos).unwrap_or_default()
+        let rest = &self.s[self.pos..];
+        let len = rest
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        self.pos += len;
+        rest.split_at(len).0
     }
 
     fn boolean(&mut self) -> Result<bool> {

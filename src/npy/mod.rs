@@ -60,27 +60,35 @@ use bytes::Bytes;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::{Blob, BytesBlob, LocalFile};
 use crate::tensor::Tensor;
 
 pub(crate) use header::MAGIC;
 pub use npz::{NpzReader, NpzWriter};
 
 fn read_path(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
-    read_path_reporting(path, as_dtype, &mut |_| {})
+    read::from_blob(&LocalFile::open(path)?, as_dtype, None)
 }
 
-/// [`read_npy`] / [`read_npy_as`], telling `on` the bytes of the file read
-/// so far as the read goes (in steps of up to 64 MiB).
-pub(crate) fn read_path_reporting(
-    path: &Path,
+/// Reads the `.npy` in `blob` (a file, a map, a zip member, an object),
+/// an opaque (`V`) array as `as_dtype`; `on`, when given, is told the
+/// bytes as they arrive (in steps of up to 64 MiB). A mapped blob's
+/// aligned data is adopted without a copy.
+pub(crate) fn read_blob(
+    blob: &dyn Blob,
     as_dtype: Option<DataType>,
-    on: &mut dyn FnMut(u64),
+    on: Option<&mut dyn FnMut(u64)>,
 ) -> Result<Tensor> {
-    let what = path.display().to_string();
-    let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
-    let len = file.metadata().map_err(|e| Error::io(&what, &e))?.len();
-    let mut reader = crate::reporting::Reporting::new(file, on);
-    read::from_reader(&mut reader, len, as_dtype, &what)
+    read::from_blob(blob, as_dtype, on)
+}
+
+/// The dtype and shape of the `.npy` in `blob`, from its header (read by
+/// one small read of its first bytes); an opaque (`V`) array as `as_dtype`.
+pub(crate) fn blob_header(
+    blob: &dyn Blob,
+    as_dtype: Option<DataType>,
+) -> Result<(DataType, crate::TensorShape)> {
+    read::blob_dtype_and_shape(blob, as_dtype)
 }
 
 /// The dtype and shape of the `.npy` file at `path`, from its header alone
@@ -103,16 +111,7 @@ pub fn read_npy_header<P: AsRef<Path>>(
     path: P,
     as_dtype: Option<DataType>,
 ) -> Result<(DataType, crate::TensorShape)> {
-    let path = path.as_ref();
-    let what = path.display().to_string();
-    let mut file = File::open(path).map_err(|e| Error::io(&what, e))?;
-    let len = file.metadata().map_err(|e| Error::io(&what, e))?.len();
-    read::dtype_and_shape(
-        &mut std::io::BufReader::new(&mut file),
-        len,
-        as_dtype,
-        &what,
-    )
+    blob_header(&LocalFile::open(path.as_ref())?, as_dtype)
 }
 
 /// Whether NumPy files hold `dtype` so that it reads back as the same
@@ -271,10 +270,9 @@ pub unsafe fn read_npy_mmap_as<P: AsRef<Path>>(path: P, dtype: DataType) -> Resu
 /// # Safety
 /// As [`read_npy_mmap`].
 unsafe fn read_mmap(path: &Path, as_dtype: Option<DataType>) -> Result<Tensor> {
-    let what = path.display().to_string();
     // SAFETY: the caller guarantees the file is not changed while mapped.
-    let bytes = unsafe { crate::io::BytesBlob::map(path)? }.into_bytes();
-    read::from_bytes(bytes, as_dtype, &what)
+    let blob = unsafe { BytesBlob::map(path)? };
+    read::from_blob(&blob, as_dtype, None)
 }
 
 /// Writes `tensor` to `path` as `np.save` would write the same array.

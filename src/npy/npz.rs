@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Cursor, Read, Seek, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use zip::result::ZipError;
@@ -15,6 +16,7 @@ use zip::{CompressionMethod, ZipArchive, ZipWriter};
 use super::{read, write};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::{Blob, BytesBlob, LocalFile, SharedBlobReader, Window};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
@@ -25,7 +27,12 @@ const MAX_DEFLATE_RATIO: u64 = 1032;
 
 fn zip_err(what: &str, e: ZipError) -> Error {
     match e {
-        ZipError::Io(io) => Error::io(what, &io),
+        // A blob's own error (located, perhaps data loss), as the zip
+        // reader passed it on.
+        ZipError::Io(io) => match io.get_ref().and_then(|e| e.downcast_ref::<Error>()) {
+            Some(inner) => inner.clone(),
+            None => Error::io(what, &io),
+        },
         ZipError::FileNotFound => Error::not_found("npz: member not found").with_path(what),
         other => Error::invalid_format("npz", other.to_string()).with_path(what),
     }
@@ -57,16 +64,15 @@ fn zip_err(what: &str, e: ZipError) -> Error {
 /// # std::fs::remove_dir_all(&dir).ok();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct NpzReader<R: Read + Seek = BufReader<File>> {
+pub struct NpzReader<R: Read + Seek = BufReader<SharedBlobReader>> {
     archive: ZipArchive<R>,
     /// (key, member index), in archive order.
     keys: Vec<(String, usize)>,
-    /// The whole archive, when it was given as bytes (stored members are
-    /// then adopted without a copy).
-    bytes: Option<Bytes>,
-    /// The archive's file, when opened by path: large stored members are
-    /// then read at their offset on two cores ([`read::from_stored`]).
-    file: Option<File>,
+    /// The archive's bytes by range, when the reader reads a blob: stored
+    /// members are then read in place, as windows of it (adopted without
+    /// a copy when it is mapped or in memory; large ones read on two cores
+    /// from a local file, [`read::from_window`]).
+    blob: Option<Arc<dyn Blob>>,
     what: String,
 }
 
@@ -82,16 +88,33 @@ impl NpzReader {
     /// assert!(matches!(err, tftensor::Error::Io { .. }));
     /// ```
     pub fn open<P: AsRef<Path>>(path: P) -> Result<NpzReader> {
-        let path = path.as_ref();
-        let what = path.display().to_string();
-        let file = File::open(path).map_err(|e| Error::io(&what, &e))?;
-        // A second handle for positioned reads (they leave the first's
-        // offset alone); without one, every member reads through the zip
-        // reader.
-        let second = file.try_clone().ok();
-        let mut reader = NpzReader::with_name(BufReader::new(file), what, None)?;
-        reader.file = second;
-        Ok(reader)
+        NpzReader::from_blob(Arc::new(LocalFile::open(path)?))
+    }
+
+    /// Reads the archive in `blob` (a file, a map, a zip member, an
+    /// object): the zip directory through a reader over the blob, stored
+    /// members in place as windows of it, deflated ones streamed.
+    ///
+    /// # Errors
+    /// As [`open`](NpzReader::open).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tftensor::io::LocalFile;
+    /// use tftensor::npy::NpzReader;
+    /// # let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// # let p = tmp.path().join("blob.npz");
+    /// # let mut w = tftensor::npy::NpzWriter::create(&p)?;
+    /// # w.add("x", &tftensor::Tensor::from(1.5f32))?;
+    /// # w.finish()?;
+    /// let mut r = NpzReader::from_blob(Arc::new(LocalFile::open(&p)?))?;
+    /// assert_eq!(r.get("x")?.as_slice::<f32>()?, &[1.5]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn from_blob(blob: Arc<dyn Blob>) -> Result<NpzReader> {
+        let what = blob.id().to_owned();
+        let reader = BufReader::new(SharedBlobReader::new(Arc::clone(&blob)));
+        NpzReader::with_name(reader, what, Some(blob))
     }
 }
 
@@ -111,11 +134,9 @@ impl NpzReader<Cursor<Bytes>> {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn from_bytes(bytes: Bytes) -> Result<Self> {
-        NpzReader::with_name(
-            Cursor::new(bytes.clone()),
-            "<npz bytes>".into(),
-            Some(bytes),
-        )
+        let what = "<npz bytes>";
+        let blob = Arc::new(BytesBlob::new(what, bytes.clone()));
+        NpzReader::with_name(Cursor::new(bytes), what.into(), Some(blob))
     }
 }
 
@@ -132,7 +153,7 @@ impl<R: Read + Seek> NpzReader<R> {
         NpzReader::with_name(reader, name.to_string(), None)
     }
 
-    fn with_name(reader: R, what: String, bytes: Option<Bytes>) -> Result<Self> {
+    fn with_name(reader: R, what: String, blob: Option<Arc<dyn Blob>>) -> Result<Self> {
         let archive = ZipArchive::new(reader).map_err(|e| zip_err(&what, e))?;
         // Directory entries hold no array; `.npy` is dropped from keys as
         // `np.load` does.
@@ -147,8 +168,7 @@ impl<R: Read + Seek> NpzReader<R> {
         Ok(NpzReader {
             archive,
             keys,
-            bytes,
-            file: None,
+            blob,
             what,
         })
     }
@@ -229,13 +249,16 @@ impl<R: Read + Seek> NpzReader<R> {
         self.get_impl(name, Some(dtype))
     }
 
-    fn index_of(&self, name: &str) -> Result<usize> {
-        // A name with or without `.npy` finds the member.
+    /// The array `name` (with or without `.npy`) names, and its member's
+    /// index.
+    fn index_of(&self, name: &str) -> Result<(String, usize)> {
         let key = name.strip_suffix(".npy").unwrap_or(name);
-        let &(_, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
-            Error::not_found(format!("npz: no array named {name:?}")).with_path(&self.what)
+        let (key, index) = self.keys.iter().find(|(k, _)| k == key).ok_or_else(|| {
+            Error::not_found("npz: no such array")
+                .with_path(&self.what)
+                .with_key(name)
         })?;
-        Ok(index)
+        Ok((key.clone(), *index))
     }
 
     /// The dtype and shape of array `name`, from its `.npy` header alone
@@ -256,70 +279,75 @@ impl<R: Read + Seek> NpzReader<R> {
         name: &str,
         as_dtype: Option<DataType>,
     ) -> Result<(DataType, TensorShape)> {
-        let index = self.index_of(name)?;
-        let archive_what = self.what.clone();
+        let (key, index) = self.index_of(name)?;
+        let what = self.what.as_str();
         let mut member = self
             .archive
             .by_index(index)
-            .map_err(|e| zip_err(&archive_what, e))?;
-        let what = format!("{archive_what}: member {:?}", member.name());
-        let (size, _) = check_member(&member, &what)?;
-        read::dtype_and_shape(&mut member, size, as_dtype, &what)
+            .map_err(|e| zip_err(what, e).with_key(&key))?;
+        let (size, _) = check_member(&member, what).map_err(|e| e.with_key(&key))?;
+        read::dtype_and_shape(&mut member, size, as_dtype, what).map_err(|e| e.with_key(&key))
     }
 
     fn get_impl(&mut self, name: &str, as_dtype: Option<DataType>) -> Result<Tensor> {
-        let index = self.index_of(name)?;
-        let archive_what = self.what.clone();
+        let (key, index) = self.index_of(name)?;
+        let what = self.what.as_str();
         let mut member = self
             .archive
             .by_index(index)
-            .map_err(|e| zip_err(&archive_what, e))?;
-        let what = format!("{archive_what}: member {:?}", member.name());
-        let (size, _) = check_member(&member, &what)?;
-        // A stored member of an in-memory archive: adopt its bytes.
-        if let (Some(bytes), CompressionMethod::Stored, Some(start)) =
-            (&self.bytes, member.compression(), member.data_start())
+            .map_err(|e| zip_err(what, e).with_key(&key))?;
+        let (size, _) = check_member(&member, what).map_err(|e| e.with_key(&key))?;
+        // A stored member of a blob: read in place, as a window of it.
+        if let (Some(blob), CompressionMethod::Stored, Some(start)) =
+            (&self.blob, member.compression(), member.data_start())
         {
-            let range = usize::try_from(start)
-                .ok()
-                .zip(usize::try_from(size).ok())
-                .and_then(|(s, n)| Some(s..s.checked_add(n)?))
-                .filter(|r| r.end <= bytes.len())
-                .ok_or_else(|| {
-                    Error::data_loss("npz: data runs past the archive").with_path(&what)
-                })?;
-            return read::from_bytes(bytes.slice(range), as_dtype, &what);
-        }
-        // A large stored member of a file: read at its offset, on two
-        // cores, its CRC-32 taken as it arrives.
-        if let (Some(file), CompressionMethod::Stored, Some(start)) =
-            (&self.file, member.compression(), member.data_start())
-        {
+            let window =
+                Window::new(Arc::clone(blob), start, size, what).map_err(|e| e.with_key(&key))?;
+            // Mapped or in memory: adopted without a copy.
+            if let Some(bytes) = window.mapped() {
+                return read::from_bytes(bytes, as_dtype, what).map_err(|e| e.with_key(&key));
+            }
+            // A large one: one read on two cores, its CRC-32 taken as it
+            // arrives.
             if size >= LARGE_MEMBER {
-                let expected = member.crc32();
-                if let Some(t) = read::from_stored(file, start, size, expected, as_dtype, &what)? {
+                let t = read::from_window(&window, member.crc32(), as_dtype, what)
+                    .map_err(|e| e.with_key(&key))?;
+                if let Some(t) = t {
                     return Ok(t);
                 }
             }
         }
-        let t = read::from_reader(&mut member, size, as_dtype, &what)?;
-        // Read to the end so the zip reader checks the CRC and any bytes
-        // beyond the declared data show up.
-        let mut rest = [0u8; 1];
-        match member.read(&mut rest) {
-            Ok(0) => Ok(t),
-            Ok(_) => Err(Error::invalid_format(
-                "npz",
-                "more bytes than the member's declared size",
-            )
-            .with_path(what)),
-            Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(what)),
-        }
+        read_member(&mut member, size, as_dtype, what).map_err(|e| e.with_key(&key))
     }
 }
 
-/// Stored members at least this large, of an archive opened by path, are
-/// read by [`read::from_stored`].
+/// A member through the zip reader (deflated, or stored and small), read
+/// to its end so the zip reader checks the CRC and any bytes beyond the
+/// declared data show up.
+fn read_member<R: Read>(
+    member: &mut zip::read::ZipFile<'_, R>,
+    size: u64,
+    as_dtype: Option<DataType>,
+    what: &str,
+) -> Result<Tensor> {
+    let t = read::from_reader(member, size, as_dtype, what)?;
+    let mut rest = [0u8; 1];
+    match member.read(&mut rest) {
+        Ok(0) => Ok(t),
+        Ok(_) => Err(
+            Error::invalid_format("npz", "more bytes than the member's declared size")
+                .with_path(what),
+        ),
+        // The zip reader's CRC check (or a deflate stream's): damage.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(Error::data_loss(format!("npz: {e}")).with_path(what))
+        }
+        Err(e) => Err(Error::invalid_format("npz", e.to_string()).with_path(what)),
+    }
+}
+
+/// Stored members at least this large, of an archive read by range, are
+/// read by [`read::from_window`].
 const LARGE_MEMBER: u64 = 16 << 20;
 
 /// A member's size and compressed size, refused when they cannot be right
@@ -464,10 +492,11 @@ impl<W: Write + Seek> NpzWriter<W> {
     /// ```
     pub fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
         if !self.names.insert(name.to_string()) {
-            return Err(Error::InvalidArgument(format!(
-                "npz: {}: the name {name:?} was already added",
-                self.what
-            )));
+            return Err(
+                Error::InvalidArgument("npz: the name was already added".into())
+                    .with_path(&self.what)
+                    .with_key(name),
+            );
         }
         let header = write::header_for(tensor)?;
         let total = write::encoded_len(tensor, header.len())?;
@@ -483,11 +512,13 @@ impl<W: Write + Seek> NpzWriter<W> {
         } else {
             options.with_alignment(64)
         };
-        let what = format!("{}: member \"{name}.npy\"", self.what);
+        let member = format!("{name}.npy");
+        let what = self.what.as_str();
         self.zip
-            .start_file(format!("{name}.npy"), options)
-            .map_err(|e| zip_err(&what, e))?;
-        write::write_to(&mut self.zip, tensor, &header, &what)
+            .start_file(member.as_str(), options)
+            .map_err(|e| zip_err(what, e))
+            .and_then(|()| write::write_to(&mut self.zip, tensor, &header, what))
+            .map_err(|e| e.with_key(member))
     }
 
     /// Writes the central directory and hands back the writer.

@@ -9,6 +9,7 @@ use super::header::{self, Elem, Header};
 use crate::buffer::try_vec;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::{Blob, Checksum};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
@@ -93,64 +94,100 @@ pub(crate) fn from_reader<R: Read>(
     build(&h, data, as_dtype, what)
 }
 
-/// A `.npy` stored uncompressed at `start..start + total` of `file` (a
-/// large `.npz` member) whose bytes have zip's CRC-32 `expected`: the data
-/// is read by [`read_jobs`](crate::buffer::read_jobs::read_jobs) (on two
-/// cores, each piece summed as it arrives), and the member's CRC-32 is
-/// combined from the header's and the data's. `None` when anything is not
-/// as the zip reader would accept it (a header past the first 64 KiB,
-/// bytes after the data, a read error, a CRC mismatch): that path then
-/// gives the result, errors included.
-pub(crate) fn from_stored(
-    file: &std::fs::File,
-    start: u64,
-    total: u64,
+/// Reads the `.npy` in `blob`: a mapped (or in-memory) blob's data is
+/// adopted in place; otherwise the header comes from its first bytes and
+/// the data from one read of the rest (on two cores from a local file),
+/// `on`, when given, told the bytes as they arrive.
+pub(crate) fn from_blob(
+    blob: &dyn Blob,
+    as_dtype: Option<DataType>,
+    on: Option<&mut dyn FnMut(u64)>,
+) -> Result<Tensor> {
+    let what = blob.id();
+    if let Some(all) = blob.mapped() {
+        if let Some(on) = on {
+            on(all.len() as u64);
+        }
+        return from_bytes(all, as_dtype, what);
+    }
+    let (h, header_end) = blob_header(blob)?;
+    let len = h.data_len()?;
+    check_data_len(&h, len, blob.len() - header_end, what)?;
+    let data = match on {
+        Some(on) => {
+            on(header_end);
+            blob.read_bytes_reporting(header_end..blob.len(), on)?
+        }
+        None => blob.read_bytes(header_end..blob.len())?,
+    };
+    build(&h, data, as_dtype, what)
+}
+
+/// The header of the `.npy` in `blob` and where its data starts, from one
+/// read of its first [`HEAD`] bytes (more only for a longer header).
+fn blob_header(blob: &dyn Blob) -> Result<(Header, u64)> {
+    let mut first = std::io::BufReader::with_capacity(HEAD, blob.reader());
+    read_header(&mut first, blob.len(), blob.id())
+}
+
+/// How many first bytes a header read asks for: `np.save` writes headers
+/// of 128 bytes, and a few KiB for arrays of many dimensions.
+const HEAD: usize = 4 << 10;
+
+/// A `.npy` stored uncompressed as `member` (a window of an `.npz`) whose
+/// bytes have zip's CRC-32 `expected`: the data is one read of the window
+/// (on two cores from a local file, each piece summed as it arrives), and
+/// the member's CRC-32 is combined from the header's and the data's.
+/// `None` when anything is not as the zip reader would accept it (a header
+/// past the first 64 KiB, bytes after the data, a read error, a CRC
+/// mismatch): that path then gives the result, errors included.
+pub(crate) fn from_window(
+    member: &dyn Blob,
     expected: u32,
     as_dtype: Option<DataType>,
     what: &str,
 ) -> Result<Option<Tensor>> {
-    use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
+    let total = member.len();
     // The header is in the first 64 KiB (NumPy writes a few hundred bytes).
-    let Ok(prefix_len) = usize::try_from(total.min(64 << 10)) else {
+    let Ok(prefix) = member.read_upto(0, 64 << 10) else {
         return Ok(None);
     };
-    let mut prefix = vec![0u8; prefix_len];
-    if read_at(file, &mut prefix, start).is_err() {
-        return Ok(None);
-    }
     let Ok((h, header_end)) = read_header(&mut prefix.as_slice(), total, what) else {
         return Ok(None);
     };
     let Ok(len) = h.data_len() else {
         return Ok(None);
     };
-    if header_end.checked_add(len as u64) != Some(total) {
-        return Ok(None);
-    }
-    // The header was parsed out of `prefix`, so it lies within it: the
-    // default is never taken.
+    // The header was parsed out of `prefix`, so it lies within it.
     let head = usize::try_from(header_end)
         .ok()
-        .and_then(|n| prefix.get(..n))
-        .unwrap_or_default();
+        .and_then(|n| prefix.get(..n));
+    let (Some(head), Some(end)) = (head, header_end.checked_add(len as u64)) else {
+        return Ok(None);
+    };
+    if end != total {
+        return Ok(None);
+    }
+    let Ok((data, Some(data_crc))) =
+        member.read_bytes_summed(header_end..end, Some(Checksum::Crc32))
+    else {
+        return Ok(None);
+    };
     let head_crc = Checksum::Crc32.of(head);
-    let mut buf = crate::buffer::read_policy::ReadBuf::new(len)?;
-    let job = RangeRead {
-        offset: start + header_end,
-        dst: buf.as_mut_slice(),
-        sum: Some(Checksum::Crc32),
-    };
-    let Ok(sums) = read_jobs(file, vec![job]) else {
-        return Ok(None);
-    };
-    let Some(&Some(data_crc)) = sums.first() else {
-        return Ok(None);
-    };
     if Checksum::Crc32.combine(head_crc, data_crc, len as u64) != expected {
         return Ok(None);
     }
-    let data = buf.freeze().map_err(|e| io_err(what, &e))?;
     build(&h, data, as_dtype, what).map(Some)
+}
+
+/// The dtype and shape the header of the `.npy` in `blob` declares, from
+/// its first bytes (the data's length is checked against the blob's).
+pub(crate) fn blob_dtype_and_shape(
+    blob: &dyn Blob,
+    as_dtype: Option<DataType>,
+) -> Result<(DataType, TensorShape)> {
+    let mut first = std::io::BufReader::with_capacity(HEAD, blob.reader());
+    dtype_and_shape(&mut first, blob.len(), as_dtype, blob.id())
 }
 
 /// The dtype and shape a stream's header declares, reading the header
@@ -178,20 +215,23 @@ pub(crate) fn dtype_and_shape<R: Read>(
 /// Reads the prefix and header of a stream of `total` bytes; returns the
 /// header and where its data starts.
 fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u64)> {
-    let mut prefix = [0u8; header::MAX_PREFIX];
-    // In bounds: the prefix array holds MAX_PREFIX (12) bytes.
-    let first = prefix.get_mut(..8).unwrap_or_default();
-    r.read_exact(first).map_err(|e| match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the magic string"),
-        _ => Error::io(what, &e),
-    })?;
-    let len_size = if prefix.get(6) == Some(&1) { 2 } else { 4 };
-    if prefix.get(..6) == Some(&header::MAGIC[..]) {
-        // In bounds: len_size is 2 or 4.
-        let rest = prefix.get_mut(8..8 + len_size).unwrap_or_default();
-        r.read_exact(rest).map_err(|e| io_err(what, &e))?;
+    let cut = |part: &'static str| {
+        move |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => header::truncated(what, part),
+            _ => Error::io(what, &e),
+        }
+    };
+    let mut start = [0u8; 8];
+    r.read_exact(&mut start).map_err(cut("the magic string"))?;
+    let mut buf = start.to_vec();
+    if start.starts_with(header::MAGIC) {
+        // The header length: 2 bytes in version 1, 4 after.
+        let len_size = if start.get(6) == Some(&1) { 2 } else { 4 };
+        r.take(len_size)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_err(what, &e))?;
     }
-    let (prefix_len, text_len, _) = header::parse_prefix(&prefix, what)?;
+    let (prefix_len, text_len, _) = header::parse_prefix(&buf, what)?;
     let header_end = (prefix_len as u64).saturating_add(text_len as u64);
     if header_end > total {
         return Err(Error::data_loss(format!(
@@ -199,16 +239,15 @@ fn read_header<R: Read>(r: &mut R, total: u64, what: &str) -> Result<(Header, u6
         ))
         .with_path(what));
     }
-    let mut buf = try_vec::<u8>(prefix_len + text_len)?;
-    // In bounds: parse_prefix gives 10 or 12, and `buf` was sized for it.
-    buf.extend_from_slice(prefix.get(..prefix_len).unwrap_or_default());
-    buf.resize(prefix_len + text_len, 0);
-    // In bounds: `buf` was just resized past prefix_len.
-    r.read_exact(buf.get_mut(prefix_len..).unwrap_or_default())
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::UnexpectedEof => header::truncated(what, "the header"),
-            _ => Error::io(what, &e),
-        })?;
+    // `buf` holds the prefix parse_prefix read; the text follows it.
+    buf.try_reserve_exact(text_len)
+        .map_err(|_| Error::AllocationFailed { bytes: text_len })?;
+    r.take(text_len as u64)
+        .read_to_end(&mut buf)
+        .map_err(cut("the header"))?;
+    if buf.len() != prefix_len + text_len {
+        return Err(header::truncated(what, "the header"));
+    }
     Ok((parse_header(&buf, what)?, header_end))
 }
 
@@ -289,14 +328,15 @@ fn resolve(h: &Header, as_dtype: Option<DataType>, what: &str) -> Result<Elem> {
 
 /// Turns the data bytes into a tensor of the header's (or caller's) dtype.
 fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Result<Tensor> {
-    let dims: Vec<usize> = h
+    // A TensorShape's dims are >= 0, and their product (the data length,
+    // checked) fits usize, so each does: the error is never taken.
+    let dims = h
         .shape
         .dim_sizes()
         .iter()
-        // A TensorShape's dims are >= 0, and their product (the data
-        // length, checked) fits usize, so each does.
-        .map(|&d| usize::try_from(d).unwrap_or(usize::MAX))
-        .collect();
+        .map(|&d| usize::try_from(d))
+        .collect::<std::result::Result<Vec<usize>, _>>()
+        .map_err(|_| bad(what, "a dimension does not fit in memory"))?;
     match resolve(h, as_dtype, what)? {
         Elem::Pod { dtype, swap } => {
             if dtype == DataType::Bool {
@@ -361,8 +401,8 @@ fn build(h: &Header, data: Bytes, as_dtype: Option<DataType>, what: &str) -> Res
 /// refused when there are elements: their count would not be paid for by
 /// any bytes of the input.
 fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
-    // A count beyond usize cannot be allocated: `try_vec` refuses it.
-    let n = usize::try_from(h.shape.num_elements()).unwrap_or(usize::MAX);
+    let n = usize::try_from(h.shape.num_elements())
+        .map_err(|_| bad(what, "the element count does not fit in memory"))?;
     if width == 0 && n > 0 {
         return Err(bad(
             what,
@@ -377,27 +417,31 @@ fn strings_vec(h: &Header, width: usize, what: &str) -> Result<Vec<Bytes>> {
 
 fn finish_strings(h: &Header, out: Vec<Bytes>, dims: &[usize]) -> Result<Tensor> {
     let out = if h.fortran_order {
-        FortranOrder::new(dims)
-            // FortranOrder yields each index below the element count once.
-            .map(|i| out.get(i).cloned().unwrap_or_default())
-            .collect()
+        in_c_order(&out, dims)
     } else {
         out
     };
     Tensor::from_vec(h.shape.clone(), out)
 }
 
+/// Column-major elements in row-major order.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`elems` holds one element per index of `dims`, and FortranOrder yields each index \
+              below that count once"
+)]
+fn in_c_order(elems: &[Bytes], dims: &[usize]) -> Vec<Bytes> {
+    FortranOrder::new(dims).map(|i| elems[i].clone()).collect()
+}
+
 /// One `U<n>` element to UTF-8, trailing NUL code points removed as NumPy
 /// does. `Err` carries the offending code unit.
 fn decode_utf32(elem: &[u8], big_endian: bool) -> std::result::Result<Bytes, u32> {
-    let units = elem.chunks_exact(4).map(|c| {
-        // chunks_exact(4): every chunk has 4 bytes.
-        let b = [
-            c.first().copied().unwrap_or(0),
-            c.get(1).copied().unwrap_or(0),
-            c.get(2).copied().unwrap_or(0),
-            c.get(3).copied().unwrap_or(0),
-        ];
+    // chunks_exact(4): every chunk has its 4 bytes, so none is dropped.
+    let units = elem
+        .chunks_exact(4)
+        .filter_map(|c| c.first_chunk::<4>().copied());
+    let units = units.map(|b| {
         if big_endian {
             u32::from_be_bytes(b)
         } else {
@@ -477,12 +521,15 @@ impl Iterator for FortranOrder {
 }
 
 /// Rewrites column-major element bytes in row-major order.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "`src` holds `elem` bytes per element of `dims`, and FortranOrder yields each \
+              element index once (asserted below)"
+)]
 fn fortran_to_c_bytes(src: &[u8], elem: usize, dims: &[usize]) -> Result<Vec<u8>> {
     let mut out = try_vec::<u8>(src.len())?;
     for i in FortranOrder::new(dims) {
-        // In bounds: `src` holds `elem` bytes per element of `dims`, and
-        // FortranOrder yields each element index once (asserted below).
-        out.extend_from_slice(src.get(i * elem..(i + 1) * elem).unwrap_or_default());
+        out.extend_from_slice(&src[i * elem..(i + 1) * elem]);
     }
     debug_assert_eq!(out.len(), src.len());
     Ok(out)

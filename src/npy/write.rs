@@ -20,7 +20,7 @@ pub(crate) fn header_for(t: &Tensor) -> Result<Vec<u8>> {
             )));
         }
         // No strings: width 0 (descr_for widens it to 1).
-        strings.iter().map(Bytes::len).max().unwrap_or(0)
+        strings.iter().map(Bytes::len).fold(0, usize::max)
     } else {
         0
     };
@@ -32,7 +32,7 @@ pub(crate) fn header_for(t: &Tensor) -> Result<Vec<u8>> {
 pub(crate) fn encoded_len(t: &Tensor, header_len: usize) -> Result<u64> {
     let data = if t.dtype() == DataType::String {
         let strings = t.as_slice::<Bytes>()?;
-        let width = strings.iter().map(Bytes::len).max().unwrap_or(0).max(1);
+        let width = strings.iter().map(Bytes::len).fold(0, usize::max).max(1);
         (strings.len() as u64).saturating_mul(width as u64)
     } else {
         t.tensor_data()?.len() as u64
@@ -47,17 +47,24 @@ pub(crate) fn write_to<W: Write>(w: &mut W, t: &Tensor, header: &[u8], what: &st
     if t.dtype() == DataType::String {
         let strings = t.as_slice::<Bytes>()?;
         // No strings: width 1, as np.save writes `|S1` for an empty array.
-        let width = strings.iter().map(Bytes::len).max().unwrap_or(0).max(1);
+        let width = strings.iter().map(Bytes::len).fold(0, usize::max).max(1);
         let zeros = vec![0u8; width];
         for s in strings {
             w.write_all(s).map_err(io)?;
-            // In bounds: every string is at most `width` long.
-            w.write_all(zeros.get(s.len()..).unwrap_or_default())
-                .map_err(io)?;
+            w.write_all(padding(&zeros, s.len())).map_err(io)?;
         }
     } else {
         // Tensors are little-endian in memory on every supported target.
         w.write_all(t.tensor_data()?).map_err(io)?;
     }
     Ok(())
+}
+
+/// The NULs after a string of `len` bytes in an element of `zeros.len()`.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "the width is the longest string's length, so every string is at most that long"
+)]
+fn padding(zeros: &[u8], len: usize) -> &[u8] {
+    &zeros[len..]
 }

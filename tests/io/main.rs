@@ -2,6 +2,7 @@
 //! copy, and errors as fields. Each fault the CLI and Python met as a new
 //! user would has a test here or in `cli/tests/`.
 
+mod blobs;
 mod detect;
 mod sinks;
 mod sources;

@@ -312,3 +312,59 @@ fn a_file_changed_since_it_was_listed_is_data_loss_not_a_different_tensor() {
         "{err}"
     );
 }
+
+#[test]
+fn damage_in_a_checkpoint_npz_or_safetensors_names_file_and_tensor_once() {
+    // The checkpoint's message used to carry the data file's path and the
+    // key in its text, and the npz's its member in the path: the source's
+    // path and key fields then printed them a second time.
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tensor::from_vec([64], vec![1.5f32; 64]).unwrap();
+    let flip = |path: &std::path::Path| {
+        let mut bytes = std::fs::read(path).unwrap();
+        let at = bytes
+            .windows(4)
+            .position(|w| w == 1.5f32.to_le_bytes())
+            .unwrap();
+        bytes[at] ^= 1;
+        std::fs::write(path, bytes).unwrap();
+    };
+    let prefix = dir.path().join("ckpt");
+    let mut w = tftensor::checkpoint::BundleWriter::new(&prefix).unwrap();
+    w.add("dense/kernel", &t).unwrap();
+    w.finish().unwrap();
+    let data_file = dir.path().join("ckpt.data-00000-of-00001");
+    flip(&data_file);
+    let npz = dir.path().join("w.npz");
+    let mut w = tftensor::npy::NpzWriter::create(&npz).unwrap();
+    w.add("dense/kernel", &t).unwrap();
+    w.finish().unwrap();
+    flip(&npz);
+    for (input, file) in [(&prefix, &data_file), (&npz, &npz)] {
+        let mut src = io::open(input).unwrap();
+        let err = src.read(0).unwrap_err();
+        assert_eq!(err.kind(), tftensor::ErrorKind::DataLoss, "{err}");
+        assert_eq!(err.path(), Some(&*file.display().to_string()), "{err}");
+        assert_eq!(err.key(), Some("dense/kernel"), "{err}");
+        let text = err.to_string();
+        assert_eq!(
+            text.matches(&*file.display().to_string()).count(),
+            1,
+            "{text}"
+        );
+        assert_eq!(text.matches("dense/kernel").count(), 1, "{text}");
+    }
+    // A safetensors bool that is not 0 or 1, listed and then read.
+    let p = dir.path().join("m.safetensors");
+    let flags = Tensor::from_vec([2], vec![true, false]).unwrap();
+    tftensor::safetensors::save(&p, [("flags", &flags)]).unwrap();
+    let mut bytes = std::fs::read(&p).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] = 5;
+    std::fs::write(&p, bytes).unwrap();
+    let err = io::open(&p).unwrap().read(0).unwrap_err();
+    let text = err.to_string();
+    assert_eq!(err.key(), Some("flags"), "{text}");
+    assert_eq!(text.matches("flags").count(), 1, "{text}");
+    assert_eq!(text.matches(&*p.display().to_string()).count(), 1, "{text}");
+}

@@ -339,13 +339,14 @@ fn safetensors_bad_input() {
         r#"{"x":{"dtype":"F8_E8M0","shape":[1],"data_offsets":[0,1]}}"#,
         &[0],
     ));
-    assert!(e.to_string().contains("\"x\" has dtype F8_E8M0"), "{e}");
+    assert!(e.to_string().contains("dtype F8_E8M0"), "{e}");
+    assert_eq!(e.key(), Some("x"), "{e}");
     // A bool that is not 0 or 1.
     let e = st_err(st_file(
         r#"{"flags":{"dtype":"BOOL","shape":[2],"data_offsets":[0,2]}}"#,
         &[1, 5],
     ));
-    assert!(e.to_string().contains("\"flags\""), "{e}");
+    assert_eq!(e.key(), Some("flags"), "{e}");
     // A huge declared shape with no data.
     let e = st_err(st_file(
         r#"{"x":{"dtype":"F64","shape":[1099511627776,1099511627776],"data_offsets":[0,0]}}"#,

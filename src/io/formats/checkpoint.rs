@@ -2,17 +2,20 @@
 //! sink.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::checkpoint::{BundleReader, BundleWriter, TensorSlice, data_file_prefix};
+use crate::checkpoint::{
+    BundleReader, BundleWriter, TensorSlice, data_file_prefix, find_prefix_in,
+};
 use crate::dtype::DataType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::io::probe::Probe;
 use crate::io::row::{Certainty, Row};
 use crate::io::sink::{WriteEntry, Written};
 use crate::io::source::{Entry, Listed, ReadEntry};
-use crate::io::store::path_key;
-use crate::io::{CreateOptions, Format, Located, OpenOptions, Stat, TensorSink, TensorSource};
+use crate::io::{
+    CreateOptions, Format, Located, OpenOptions, Stat, Store, TensorSink, TensorSource,
+};
 use crate::tensor::Tensor;
 
 impl Format {
@@ -64,11 +67,9 @@ fn sniff(p: &Probe<'_>) -> Option<Certainty> {
 /// `variables/variables`, an `.index` file's stem), with a note on a
 /// fallback taken.
 fn resolve(at: &mut Located) -> Result<()> {
-    if let Some(path) = at.local_path() {
-        let (prefix, note) = crate::checkpoint::find_prefix(&path)?;
-        at.key = path_key(&prefix);
-        at.note = note;
-    }
+    let (prefix, note) = find_prefix_in(&*at.store, &at.key)?;
+    at.key = prefix;
+    at.note = note;
     Ok(())
 }
 
@@ -98,12 +99,16 @@ impl ReadEntry for Bundle {
         entry: &Entry,
         ranges: &[Range<u64>],
     ) -> Result<Tensor> {
-        // `ranges` fit the entry's shape, whose dims fit i64.
-        let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        let extents: Vec<(i64, Option<i64>)> = ranges
+        // `ranges` were checked against the entry's shape, whose dims fit
+        // i64: the error is for a caller that did not check.
+        let as_i64 = |v: u64| {
+            i64::try_from(v)
+                .map_err(|_| Error::InvalidArgument(format!("slice bound {v} does not fit int64")))
+        };
+        let extents = ranges
             .iter()
-            .map(|r| (as_i64(r.start), Some(as_i64(r.end - r.start))))
-            .collect();
+            .map(|r| Ok((as_i64(r.start)?, Some(as_i64(r.end - r.start)?))))
+            .collect::<Result<Vec<(i64, Option<i64>)>>>()?;
         self.reader
             .get_slice(&entry.name, &TensorSlice::new(&extents)?)
     }
@@ -118,29 +123,30 @@ impl ReadEntry for Bundle {
     }
 }
 
-/// The SavedModel directory whose variables `prefix` is
-/// (`DIR/variables/variables` beside `DIR/saved_model.pb`).
-fn saved_model_of(prefix: &Path) -> Option<PathBuf> {
-    let variables = prefix.parent()?;
-    let dir = variables.parent()?;
-    let is_model = prefix.file_name()? == "variables"
-        && variables.file_name()? == "variables"
-        && (dir.join("saved_model.pb").is_file() || dir.join("saved_model.pbtxt").is_file());
-    is_model.then(|| dir.to_path_buf())
+/// The local SavedModel directory whose variables `prefix` is
+/// (`DIR/variables/variables` beside `DIR/saved_model.pb`), for its
+/// signatures; `None` for any other prefix (or one that cannot be asked).
+fn saved_model_of(store: &dyn Store, prefix: &str) -> Option<PathBuf> {
+    let (variables, name) = store.split(prefix);
+    let (dir, folder) = store.split(&variables);
+    let has = |file: &str| matches!(store.stat(&store.join(&dir, file)), Ok(Stat::File { .. }));
+    let is_model = name == "variables"
+        && folder == "variables"
+        && (has("saved_model.pb") || has("saved_model.pbtxt"));
+    if is_model {
+        store.local_path(&dir)
+    } else {
+        None
+    }
 }
 
 /// Opens the bundle at the prefix and lists its full tensors from the
 /// index, in TF's key order (partitioned variables assembled; slice
 /// entries not listed, as `tf.train.list_variables`).
+/// The `.index` is read through the store, and each tensor as a range of
+/// its shard (mapped when `options` say so).
 fn open(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    let prefix = at.local_only()?;
-    let reader = if options.mmap() {
-        // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the caller's
-        // promise that the files are not changed while mapped.
-        unsafe { BundleReader::open_mmap(&prefix) }
-    } else {
-        BundleReader::open(&prefix)
-    }?;
+    let reader = BundleReader::open_prefix(&*at.store, &at.key, &|k| at.open_key(k, options))?;
     let entries = reader
         .keys()
         .map(|key| {
@@ -148,10 +154,10 @@ fn open(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
             Ok(Entry::new(key, dtype, shape))
         })
         .collect::<Result<Vec<_>>>()?;
-    let saved_model = saved_model_of(&prefix);
+    let saved_model = saved_model_of(&*at.store, &at.key);
     Ok(Box::new(Listed {
         format: Format::CHECKPOINT,
-        path: prefix,
+        path: at.path(),
         entries,
         reader: Bundle {
             reader,

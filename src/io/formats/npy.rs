@@ -4,7 +4,8 @@
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use bytes::Bytes;
 
@@ -16,8 +17,8 @@ use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
-use crate::io::{Compression, CreateOptions, Format, Located, OpenOptions, Stat};
-use crate::npy::{NpzReader, NpzWriter, read_npy_header, read_path_reporting, write_npy_to};
+use crate::io::{Blob, Compression, CreateOptions, Format, Located, OpenOptions, Stat};
+use crate::npy::{NpzReader, NpzWriter, write_npy_to};
 use crate::tensor::Tensor;
 
 impl Format {
@@ -59,12 +60,33 @@ fn sniff_npz(p: &Probe<'_>) -> Option<Certainty> {
     (p.is_dir() && npy && !pb).then_some(Certainty::Content)
 }
 
+/// One `.npy`, listed from its header (one small read of its first bytes)
+/// and read through its blob.
 fn open_npy_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open_npy(&at.local_only()?, options.npy_dtype)?))
+    let blob = at.blob(options)?;
+    let (entry, as_dtype) = npy_entry(&*blob, &at.store.split(&at.key).1, options.npy_dtype)?;
+    Ok(Box::new(Listed {
+        format: Format::NPY,
+        path: at.path(),
+        entries: vec![entry],
+        reader: NpyFiles {
+            at: at.clone(),
+            options: options.clone(),
+            files: vec![NpyFile {
+                key: at.key.clone(),
+                blob: Some(blob),
+                as_dtype,
+            }],
+        },
+    }))
 }
 
+/// An `.npz` archive, or a folder of `.npy` files.
 fn open_npz_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    open_npz(&at.local_only()?, options.npy_dtype)
+    if at.store.stat(&at.key)? == Stat::Dir {
+        return Ok(Box::new(open_folder(at, options)?));
+    }
+    Ok(Box::new(open_archive(at, options)?))
 }
 
 fn create_npy(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
@@ -78,10 +100,21 @@ fn create_npz(at: &Located, options: &CreateOptions) -> Result<Box<dyn TensorSin
     Ok(Box::new(NpzSink::create(&at.local_only()?, deflate)?))
 }
 
-/// `.npy` files: one, or every one of a directory, each read whole.
+/// `.npy` files: one, or every one of a folder, each read whole through
+/// its blob.
 pub(crate) struct NpyFiles {
+    at: Located,
+    options: OpenOptions,
+    files: Vec<NpyFile>,
+}
+
+/// One `.npy` of a source: its key, its blob when kept open (a single
+/// file; a folder's files are opened when read), and the dtype its
+/// opaque elements are read as.
+struct NpyFile {
+    key: String,
+    blob: Option<Arc<dyn Blob>>,
     as_dtype: Option<DataType>,
-    files: Vec<PathBuf>,
 }
 
 impl ReadEntry for NpyFiles {
@@ -96,103 +129,113 @@ impl ReadEntry for NpyFiles {
             .files
             .get(index)
             .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
-        match self.as_dtype {
-            Some(dt) => read_path_reporting(file, None, on)
-                .or_else(|_| read_path_reporting(file, Some(dt), on)),
-            None => read_path_reporting(file, None, on),
-        }
+        let blob = match &file.blob {
+            Some(blob) => Arc::clone(blob),
+            None => self.at.open_key(&file.key, &self.options)?,
+        };
+        crate::npy::read_blob(&*blob, file.as_dtype, Some(on))
     }
 }
 
-/// The files' entries, from their headers.
-fn listed(
-    path: &Path,
-    format: Format,
-    files: Vec<PathBuf>,
+/// The entry of the `.npy` in `blob` (named by the file's stem, from
+/// `name`), and the dtype its elements are read as: the file's own, or
+/// `as_dtype` when the file's is opaque (or `as_dtype`'s quantized twin).
+fn npy_entry(
+    blob: &dyn Blob,
+    name: &str,
     as_dtype: Option<DataType>,
-) -> Result<Listed<NpyFiles>> {
-    let entries = files
-        .iter()
-        .map(|f| {
-            let (dtype, shape) = read_npy_header(f, None).or_else(|e| match as_dtype {
-                Some(dt) => read_npy_header(f, Some(dt)),
-                None => Err(e),
-            })?;
-            Ok(Entry::new(stem(f), dtype, shape))
-        })
-        .collect::<Result<Vec<_>>>()?;
+) -> Result<(Entry, Option<DataType>)> {
+    let (dtype, shape, used) = match crate::npy::blob_header(blob, None) {
+        Ok((dtype, shape)) => (dtype, shape, None),
+        Err(e) => match as_dtype {
+            Some(dt) => {
+                let (dtype, shape) = crate::npy::blob_header(blob, Some(dt))?;
+                (dtype, shape, Some(dt))
+            }
+            None => return Err(e),
+        },
+    };
+    Ok((Entry::new(stem(name), dtype, shape), used))
+}
+
+/// A folder's `.npy` files (`Store::list`: sorted by name, symbolic links
+/// to folders not followed), listed from their headers.
+fn open_folder(at: &Located, options: &OpenOptions) -> Result<Listed<NpyFiles>> {
+    let mut entries = Vec::new();
+    let mut files = Vec::new();
+    for item in at.store.list(&at.key)? {
+        if !matches!(item.stat, Stat::File { .. }) || !item.name.ends_with(".npy") {
+            continue;
+        }
+        let key = at.store.join(&at.key, &item.name);
+        let blob = at.open_key(&key, options)?;
+        let (entry, as_dtype) = npy_entry(&*blob, &item.name, options.npy_dtype)?;
+        entries.push(entry);
+        files.push(NpyFile {
+            key,
+            blob: None,
+            as_dtype,
+        });
+    }
     Ok(Listed {
-        format,
-        path: path.to_path_buf(),
+        format: Format::NPZ,
+        path: at.path(),
         entries,
-        reader: NpyFiles { as_dtype, files },
+        reader: NpyFiles {
+            at: at.clone(),
+            options: options.clone(),
+            files,
+        },
     })
 }
 
-/// One `.npy` file.
-fn open_npy(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<NpyFiles>> {
-    listed(path, Format::NPY, vec![path.to_path_buf()], as_dtype)
-}
-
-/// An `.npz` archive, or a directory of `.npy` files.
-fn open_npz(path: &Path, as_dtype: Option<DataType>) -> Result<Box<dyn TensorSource>> {
-    if !path.is_dir() {
-        return Ok(Box::new(open_archive(path, as_dtype)?));
-    }
-    let mut files = Vec::new();
-    let io = |e| Error::io(path.display(), e);
-    for item in std::fs::read_dir(path).map_err(io)? {
-        let p = item.map_err(io)?.path();
-        if p.is_file() && p.extension().is_some_and(|e| e == "npy") {
-            files.push(p);
-        }
-    }
-    files.sort();
-    Ok(Box::new(listed(path, Format::NPZ, files, as_dtype)?))
-}
-
-/// An `.npz` archive's members, read one at a time.
+/// An `.npz` archive's members, read one at a time, each with the dtype
+/// its listing needed.
 pub(crate) struct Npz {
     reader: NpzReader,
-    as_dtype: Option<DataType>,
+    as_dtype: Vec<Option<DataType>>,
 }
 
 impl ReadEntry for Npz {
     fn read_entry(
         &mut self,
-        _index: usize,
+        index: usize,
         entry: &Entry,
         _on: &mut dyn FnMut(u64),
     ) -> Result<Tensor> {
-        match self.as_dtype {
-            Some(dt) => self
-                .reader
-                .get(&entry.name)
-                .or_else(|_| self.reader.get_as(&entry.name, dt)),
+        match self.as_dtype.get(index).copied().flatten() {
+            Some(dt) => self.reader.get_as(&entry.name, dt),
             None => self.reader.get(&entry.name),
         }
     }
 }
 
-/// An `.npz` archive, listed from the zip directory and each member's
-/// `.npy` header.
-fn open_archive(path: &Path, as_dtype: Option<DataType>) -> Result<Listed<Npz>> {
-    let mut reader = NpzReader::open(path)?;
+/// An `.npz` archive through its blob: listed from the zip directory and
+/// each member's `.npy` header.
+fn open_archive(at: &Located, options: &OpenOptions) -> Result<Listed<Npz>> {
+    let mut reader = NpzReader::from_blob(at.blob(options)?)?;
     let names: Vec<String> = reader.names().map(str::to_string).collect();
     let mut entries = Vec::with_capacity(names.len());
+    let mut as_dtype = Vec::with_capacity(names.len());
     for name in names {
-        let (dtype, shape) = reader
-            .dtype_and_shape(&name, None)
-            .or_else(|e| match as_dtype {
-                Some(dt) => reader.dtype_and_shape(&name, Some(dt)),
-                None => Err(e),
-            })
-            .map_err(|e| e.with_key(&name))?;
+        let (dtype, shape, used) = match reader.dtype_and_shape(&name, None) {
+            Ok((dtype, shape)) => (dtype, shape, None),
+            Err(e) => match options.npy_dtype {
+                Some(dt) => {
+                    let (dtype, shape) = reader
+                        .dtype_and_shape(&name, Some(dt))
+                        .map_err(|e| e.with_key(&name))?;
+                    (dtype, shape, Some(dt))
+                }
+                None => return Err(e.with_key(&name)),
+            },
+        };
         entries.push(Entry::new(name, dtype, shape));
+        as_dtype.push(used);
     }
     Ok(Listed {
         format: Format::NPZ,
-        path: path.to_path_buf(),
+        path: at.path(),
         entries,
         reader: Npz { reader, as_dtype },
     })

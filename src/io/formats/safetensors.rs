@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -11,7 +12,7 @@ use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
-use crate::io::{CreateOptions, Format, Located, OpenOptions};
+use crate::io::{Blob, CreateOptions, Format, Located, OpenOptions};
 use crate::safetensors as st;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
@@ -40,8 +41,27 @@ fn sniff(p: &Probe<'_>) -> Option<Certainty> {
     (p.is_file() && fits && p.head.get(8) == Some(&b'{')).then_some(Certainty::Content)
 }
 
+/// Lists the file from its header (the first bytes of its blob); each
+/// tensor is then read alone, by its range.
 fn open_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open(&at.local_only()?, options.mmap())?))
+    let blob = at.blob(options)?;
+    let (header, start) = st::header_of(&*blob)?;
+    let entries: Vec<Entry> = header
+        .tensors
+        .iter()
+        .map(|t| Entry::new(t.name.clone(), t.dtype, t.shape.clone()))
+        .collect();
+    Ok(Box::new(Listed {
+        format: Format::SAFETENSORS,
+        path: at.path(),
+        entries,
+        reader: Safetensors {
+            blob,
+            start,
+            tensors: header.tensors,
+            metadata: header.metadata,
+        },
+    }))
 }
 
 fn create(at: &Located, options: &CreateOptions) -> Result<Box<dyn TensorSink>> {
@@ -50,37 +70,15 @@ fn create(at: &Located, options: &CreateOptions) -> Result<Box<dyn TensorSink>> 
     Ok(Box::new(sink))
 }
 
-/// A `.safetensors` file's tensors: read whole (or mapped) on the first
-/// read, then handed out by clone.
+/// A `.safetensors` file's tensors, each read by its own range of the blob
+/// when asked for (a slice of a mapped blob: aligned tensors adopted
+/// without a copy).
 pub(crate) struct Safetensors {
-    path: PathBuf,
-    mmap: bool,
+    blob: Arc<dyn Blob>,
+    /// Where the data starts.
+    start: u64,
+    tensors: Vec<st::HeaderTensor>,
     metadata: Vec<(String, String)>,
-    names: Vec<String>,
-    loaded: Option<Vec<Tensor>>,
-}
-
-/// Lists the file from its header alone.
-fn open(path: &Path, mmap: bool) -> Result<Listed<Safetensors>> {
-    let header = st::read_header(path)?;
-    let entries: Vec<Entry> = header
-        .tensors
-        .iter()
-        .map(|t| Entry::new(t.name.clone(), t.dtype, t.shape.clone()))
-        .collect();
-    let names = entries.iter().map(|e| e.name.clone()).collect();
-    Ok(Listed {
-        format: Format::SAFETENSORS,
-        path: path.to_path_buf(),
-        entries,
-        reader: Safetensors {
-            path: path.to_path_buf(),
-            mmap,
-            metadata: header.metadata,
-            names,
-            loaded: None,
-        },
-    })
 }
 
 impl ReadEntry for Safetensors {
@@ -90,28 +88,13 @@ impl ReadEntry for Safetensors {
         _entry: &Entry,
         _on: &mut dyn FnMut(u64),
     ) -> Result<Tensor> {
-        if self.loaded.is_none() {
-            let all = if self.mmap {
-                // SAFETY: `OpenOptions::with_mmap` (an unsafe fn) is the
-                // caller's promise that the file is not changed while mapped.
-                unsafe { st::load_mmap(&self.path) }
-            } else {
-                st::load(&self.path)
-            }?;
-            // `load` gives file order, as the header listing does; a
-            // mismatch means the file changed since it was listed.
-            let same = all.len() == self.names.len()
-                && all.iter().zip(&self.names).all(|((n, _), name)| n == name);
-            if !same {
-                return Err(crate::Error::data_loss("changed while being read"));
-            }
-            self.loaded = Some(all.into_iter().map(|(_, t)| t).collect());
-        }
-        self.loaded
-            .as_ref()
-            .and_then(|all| all.get(index))
-            .cloned()
-            .ok_or_else(|| crate::Error::not_found(format!("no tensor number {index}")))
+        let t = self
+            .tensors
+            .get(index)
+            .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
+        let (s, e) = t.data_offsets;
+        let bytes = self.blob.read_bytes(self.start + s..self.start + e)?;
+        st::tensor_of(t, bytes, self.blob.id())
     }
 
     fn metadata(&self) -> Vec<(String, String)> {

@@ -3,20 +3,22 @@
 //! `a/b` is the file `a/b.pb`.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use prost::Message;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::io::Store;
 use crate::io::probe::Probe;
 use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
 use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::{StagedDir, StagedFile};
-use crate::io::{CreateOptions, Format, Located, OpenOptions};
+use crate::io::{Blob, CreateOptions, Format, Located, OpenOptions, Stat};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
@@ -44,12 +46,12 @@ pub(crate) const DIR_ROW: Row = Row {
     ..Row::base(Format::TENSORPROTO_DIR, open_dir_at)
 };
 
-fn open_file_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open_file(&at.local_only()?)?))
+fn open_file_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open_file(at, options)?))
 }
 
-fn open_dir_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open_dir(&at.local_only()?)?))
+fn open_dir_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open_dir(at, options)?))
 }
 
 fn create_file(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
@@ -96,76 +98,65 @@ fn serialize(tensor: &Tensor) -> Result<Vec<u8>> {
     Ok(proto.encode_to_vec())
 }
 
-fn invalid(path: &Path, e: impl std::fmt::Display) -> Error {
+fn invalid(e: impl std::fmt::Display) -> Error {
     Error::invalid_format("tensorproto", format!("not a valid TensorProto: {e}"))
-        .with_path(path.display())
 }
 
 /// The ending of a tensor's file in a TensorProto directory.
 const EXT: &str = ".pb";
 
-/// Reads a whole file, telling `on` the bytes read as it goes.
-fn read_file(path: &Path, on: &mut dyn FnMut(u64)) -> Result<Bytes> {
-    let io = |e: std::io::Error| Error::io(path.display(), e);
-    let file = fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    // The file's own length, read below: what the input justifies.
-    let mut data = crate::buffer::try_vec(usize::try_from(len).unwrap_or(usize::MAX))?;
-    crate::reporting::Reporting::new(file, on)
-        .read_to_end(&mut data)
-        .map_err(io)?;
-    Ok(Bytes::from(data))
+/// How deep a TensorProto directory's tensors may lie (a name's parts).
+const MAX_DEPTH: usize = 64;
+
+fn decode(blob: &dyn Blob, bytes: Bytes) -> Result<Tensor> {
+    Tensor::decode(bytes).map_err(|e| invalid(e).with_path(blob.id()))
 }
 
-fn decode(path: &Path, bytes: Bytes) -> Result<Tensor> {
-    Tensor::decode(bytes).map_err(|e| invalid(path, e))
-}
-
-/// The dtype and shape of the TensorProto in `path`, from its first
+/// The dtype and shape of the TensorProto in `blob`, from its first
 /// [`PEEK`](crate::proto::PEEK) bytes (the whole file only when its fields
 /// are not in TF's order), as its decoding would give.
-fn header(path: &Path) -> Result<(DataType, TensorShape)> {
-    let io = |e: std::io::Error| Error::io(path.display(), e);
-    let mut prefix = Vec::new();
-    let file = fs::File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    file.take(crate::proto::PEEK as u64)
-        .read_to_end(&mut prefix)
-        .map_err(io)?;
-    let whole = prefix.len() as u64 == len;
+fn header(blob: &dyn Blob) -> Result<(DataType, TensorShape)> {
+    let prefix = blob.read_upto(0, crate::proto::PEEK as u64)?;
+    let whole = prefix.len() as u64 == blob.len();
     match crate::proto::peek_header(&prefix, whole) {
-        Some(h) => h.map_err(|e| invalid(path, e)),
+        Some(h) => h.map_err(|e| invalid(e).with_path(blob.id())),
         None => {
-            let t = decode(path, read_file(path, &mut |_| {})?)?;
+            let t = decode(blob, blob.read_all()?)?;
             Ok((t.dtype(), t.shape().clone()))
         }
     }
 }
 
 /// A file holding one TensorProto; its tensor is named by the file's stem.
-pub(crate) fn open_file(path: &Path) -> Result<Listed<ProtoFiles>> {
-    let (dtype, shape) = header(path)?;
+pub(crate) fn open_file(at: &Located, options: &OpenOptions) -> Result<Listed<ProtoFiles>> {
+    let blob = at.blob(options)?;
+    let (dtype, shape) = header(&*blob)?;
+    let name = stem(&at.store.split(&at.key).1);
     Ok(Listed {
         format: Format::TENSORPROTO,
-        path: path.to_path_buf(),
-        entries: vec![Entry::new(stem(path), dtype, shape)],
+        path: at.path(),
+        entries: vec![Entry::new(name, dtype, shape)],
         reader: ProtoFiles {
-            files: vec![path.to_path_buf()],
+            at: at.clone(),
+            options: options.clone(),
+            files: vec![(at.key.clone(), Some(blob))],
         },
     })
 }
 
 /// A file's name without its ending: the name of its one tensor.
-pub(crate) fn stem(path: &Path) -> String {
-    // A path with no file name (`/`) cannot be a file that was read.
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
+pub(crate) fn stem(name: &str) -> String {
+    Path::new(name)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
 }
 
-/// TensorProto files, each decoded when read.
+/// TensorProto files, each decoded when read: a file's blob is kept
+/// open, a directory's files are opened when read.
 pub(crate) struct ProtoFiles {
-    files: Vec<PathBuf>,
+    at: Located,
+    options: OpenOptions,
+    files: Vec<(String, Option<Arc<dyn Blob>>)>,
 }
 
 impl ReadEntry for ProtoFiles {
@@ -176,64 +167,76 @@ impl ReadEntry for ProtoFiles {
         _entry: &Entry,
         on: &mut dyn FnMut(u64),
     ) -> Result<Tensor> {
-        let file = self
+        let (key, blob) = self
             .files
             .get(index)
             .ok_or_else(|| Error::not_found(format!("no tensor number {index}")))?;
-        decode(file, read_file(file, on)?)
+        let blob = match blob {
+            Some(blob) => Arc::clone(blob),
+            None => self.at.open_key(key, &self.options)?,
+        };
+        let bytes = blob.read_bytes_reporting(0..blob.len(), on)?;
+        decode(&*blob, bytes)
     }
 }
 
-/// Lists every `*.pb` file under `dir` (not following directory symlinks)
+/// Lists every `*.pb` file under the directory (through `Store::list`:
+/// symbolic links to folders not followed, at most [`MAX_DEPTH`] levels)
 /// and reads each one's dtype and shape, in name order.
-pub(crate) fn open_dir(dir: &Path) -> Result<Listed<ProtoFiles>> {
+pub(crate) fn open_dir(at: &Located, options: &OpenOptions) -> Result<Listed<ProtoFiles>> {
     let mut found = Vec::new();
-    walk(dir, dir, &mut found)?;
+    walk(&*at.store, &at.key, "", 0, &mut found)?;
     found.sort();
     let mut entries = Vec::with_capacity(found.len());
     let mut files = Vec::with_capacity(found.len());
-    for (name, file) in found {
-        let (dtype, shape) = header(&file)?;
+    for (name, key) in found {
+        let (dtype, shape) = header(&*at.open_key(&key, options)?)?;
         entries.push(Entry::new(name, dtype, shape));
-        files.push(file);
+        files.push((key, None));
     }
     Ok(Listed {
         format: Format::TENSORPROTO_DIR,
-        path: dir.to_path_buf(),
+        path: at.path(),
         entries,
-        reader: ProtoFiles { files },
+        reader: ProtoFiles {
+            at: at.clone(),
+            options: options.clone(),
+            files,
+        },
     })
 }
 
-fn walk(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<()> {
-    let io = |e| Error::io(dir.display(), e);
-    for item in fs::read_dir(dir).map_err(io)? {
-        let item = item.map_err(io)?;
-        let path = item.path();
-        let kind = item.file_type().map_err(io)?;
-        if kind.is_dir() {
-            walk(root, &path, found)?;
-            continue;
-        }
-        let Ok(rel) = path.strip_prefix(root) else {
-            continue;
+/// Adds the `(tensor name, key)` of every `.pb` file below the folder
+/// `dir`, whose tensors' names start with `rel`.
+fn walk(
+    store: &dyn Store,
+    dir: &str,
+    rel: &str,
+    depth: usize,
+    found: &mut Vec<(String, String)>,
+) -> Result<()> {
+    if depth >= MAX_DEPTH {
+        return Err(Error::invalid_format(
+            "tensorproto-dir",
+            format!("folders nested more than {MAX_DEPTH} deep"),
+        )
+        .with_path(store.id(dir)));
+    }
+    for item in store.list(dir)? {
+        let key = store.join(dir, &item.name);
+        let name = if rel.is_empty() {
+            item.name.clone()
+        } else {
+            format!("{rel}/{}", item.name)
         };
-        let mut parts = Vec::new();
-        for part in rel.iter() {
-            match part.to_str() {
-                Some(s) => parts.push(s),
-                None => {
-                    return Err(Error::invalid_format(
-                        "tensorproto-dir",
-                        "the file name is not UTF-8",
-                    )
-                    .with_path(path.display()));
+        match item.stat {
+            Stat::Dir => walk(store, &key, &name, depth + 1, found)?,
+            Stat::File { .. } => {
+                if let Some(tensor) = name.strip_suffix(EXT) {
+                    found.push((tensor.to_owned(), key));
                 }
             }
-        }
-        let joined = parts.join("/");
-        if let Some(name) = joined.strip_suffix(EXT) {
-            found.push((name.to_string(), path.clone()));
+            _ => {}
         }
     }
     Ok(())
