@@ -35,6 +35,23 @@ pub struct Item {
     pub stat: Stat,
 }
 
+impl Item {
+    /// The item `name`, a file or a folder: what a [`Store`] of another
+    /// crate lists.
+    ///
+    /// ```
+    /// use tftensor::io::{Item, Stat};
+    /// let item = Item::new("a.npy", Stat::File { len: 128 });
+    /// assert_eq!(item.name, "a.npy");
+    /// ```
+    pub fn new(name: impl Into<String>, stat: Stat) -> Item {
+        Item {
+            name: name.into(),
+            stat,
+        }
+    }
+}
+
 /// Files and folders addressed by key: the local file system (keys are
 /// paths) or an object store (keys are object names, `/`-separated).
 ///
