@@ -5,6 +5,7 @@
 mod detect;
 mod sinks;
 mod sources;
+mod stores;
 
 use std::path::{Path, PathBuf};
 
