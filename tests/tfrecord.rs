@@ -673,7 +673,8 @@ fn io_errors_are_io_and_name_the_stream() {
     let source = std::error::Error::source(&err).expect("source");
     assert!(source.downcast_ref::<tftensor::IoSource>().is_some());
     assert!(
-        err.to_string().starts_with("f.tfrecord: 'record 0': at byte 0: "),
+        err.to_string()
+            .starts_with("f.tfrecord: 'record 0': at byte 0: "),
         "{err}"
     );
 

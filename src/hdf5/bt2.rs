@@ -44,7 +44,7 @@ pub(crate) fn records(src: &Source, addr: u64, kind: u8) -> Result<(usize, Vec<V
     let head = src.read_vec(addr, 38, "a v2 B-tree header")?;
     let mut c = Cursor::new(&head, "a v2 B-tree header").at(addr);
     if c.bytes(4)? != b"BTHD" {
-        return Err(data_loss(format!("v2 B-tree: no BTHD signature")).with_offset(addr));
+        return Err(data_loss("v2 B-tree: no BTHD signature").with_offset(addr));
     }
     let version = c.u8()?;
     let got = c.u8()?;
@@ -112,9 +112,7 @@ pub(crate) fn records(src: &Source, addr: u64, kind: u8) -> Result<(usize, Vec<V
 impl Tree<'_> {
     fn node(&mut self, addr: u64, depth: u16, nrec: u64, out: &mut Vec<Vec<u8>>) -> Result<()> {
         if !self.seen.insert(addr) {
-            return Err(
-                invalid(format!("v2 B-tree node is reached twice (a cycle)")).with_offset(addr),
-            );
+            return Err(invalid("v2 B-tree node is reached twice (a cycle)").with_offset(addr));
         }
         let level = self.levels.get(usize::from(depth));
         if level.is_none_or(|l| nrec > l.max_nrec) {

@@ -31,13 +31,13 @@ fn walk(
     out: &mut Vec<Child>,
 ) -> Result<()> {
     if !seen.insert(addr) {
-        return Err(invalid(format!("B-tree node is reached twice (a cycle)")).with_offset(addr));
+        return Err(invalid("B-tree node is reached twice (a cycle)").with_offset(addr));
     }
     let mut head = [0u8; 24];
     src.read_into(addr, &mut head, "a B-tree node")?;
     let mut c = Cursor::new(&head, "a B-tree node").at(addr);
     if c.bytes(4)? != b"TREE" {
-        return Err(data_loss(format!("B-tree node: no TREE signature")).with_offset(addr));
+        return Err(data_loss("B-tree node: no TREE signature").with_offset(addr));
     }
     let (node_kind, level, entries) = (c.u8()?, c.u8()?, c.u16()? as usize);
     if node_kind != kind {

@@ -49,7 +49,7 @@ impl FractalHeap {
         let head = src.read_upto(addr, 160, "a fractal heap header")?;
         let mut c = Cursor::new(&head, "a fractal heap header").at(addr);
         if c.bytes(4)? != b"FRHP" {
-            return Err(data_loss(format!("fractal heap: no FRHP signature")).with_offset(addr));
+            return Err(data_loss("fractal heap: no FRHP signature").with_offset(addr));
         }
         c.skip(1)?;
         let id_len = c.u16()? as usize;
@@ -69,7 +69,7 @@ impl FractalHeap {
         }
         checksum::verify(&head, c.pos(), "a fractal heap header")?;
         if width == 0 || start == 0 || max_direct < start || max_heap_bits > 64 {
-            return Err(invalid(format!("fractal heap: bad doubling table")).with_offset(addr));
+            return Err(invalid("fractal heap: bad doubling table").with_offset(addr));
         }
         Ok(FractalHeap {
             addr,
@@ -155,9 +155,7 @@ impl FractalHeap {
         let mut sig = [0u8; 4];
         src.read_into(block, &mut sig, "a fractal heap direct block")?;
         if &sig != b"FHDB" {
-            return Err(
-                data_loss(format!("fractal heap block: no FHDB signature")).with_offset(block)
-            );
+            return Err(data_loss("fractal heap block: no FHDB signature").with_offset(block));
         }
         // The object's offset within its block counts from the block's start.
         let within = off - block_off;

@@ -27,7 +27,7 @@ pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Num
     let head = src.read_vec(addr, 72, "an extensible array header")?;
     let mut c = Cursor::new(&head, "an extensible array header").at(addr);
     if c.bytes(4)? != b"EAHD" {
-        return Err(data_loss(format!("extensible array: no EAHD signature")).with_offset(addr));
+        return Err(data_loss("extensible array: no EAHD signature").with_offset(addr));
     }
     let version = c.u8()?;
     let client = c.u8()?;

@@ -32,7 +32,7 @@ pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Num
     let head = src.read_vec(addr, 28, "a fixed array header")?;
     let mut c = Cursor::new(&head, "a fixed array header").at(addr);
     if c.bytes(4)? != b"FAHD" {
-        return Err(data_loss(format!("fixed array: no FAHD signature")).with_offset(addr));
+        return Err(data_loss("fixed array: no FAHD signature").with_offset(addr));
     }
     c.skip(1)?;
     let client = c.u8()?;

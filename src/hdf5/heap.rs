@@ -15,7 +15,7 @@ impl LocalHeap {
         src.read_into(addr, &mut head, "a local heap")?;
         let mut c = Cursor::new(&head, "a local heap").at(addr);
         if c.bytes(4)? != b"HEAP" {
-            return Err(data_loss(format!("local heap: no HEAP signature")).with_offset(addr));
+            return Err(data_loss("local heap: no HEAP signature").with_offset(addr));
         }
         let version = c.u8()?;
         if version != 0 {
@@ -51,7 +51,7 @@ pub(crate) fn global_object(src: &Source, addr: u64, index: u32) -> Result<Vec<u
     src.read_into(addr, &mut head, "a global heap collection")?;
     let mut c = Cursor::new(&head, "a global heap collection").at(addr);
     if c.bytes(4)? != b"GCOL" {
-        return Err(data_loss(format!("global heap: no GCOL signature")).with_offset(addr));
+        return Err(data_loss("global heap: no GCOL signature").with_offset(addr));
     }
     c.skip(4)?;
     let size = c.u64()?;

@@ -32,6 +32,8 @@ pub use read::{Dataset, Hdf5File};
 use source::Source;
 pub use writer::Hdf5Writer;
 
+pub(crate) use writer::beside;
+
 /// Whether [`Hdf5Writer`] can store `dtype` so it reads back the same.
 pub(crate) fn writer_can_hold(dtype: crate::DataType) -> bool {
     writer::can_hold(dtype)

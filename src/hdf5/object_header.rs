@@ -69,7 +69,7 @@ fn read_v1(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let mut seen = HashSet::new();
     while let Some((at, len)) = chunks.pop() {
         if !seen.insert(at) || seen.len() > MAX_CHUNKS {
-            return Err(invalid(format!("object header: continuation cycle")).with_offset(addr));
+            return Err(invalid("object header: continuation cycle").with_offset(addr));
         }
         let block = src.read_vec(at, len, "an object header chunk")?;
         let mut c = Cursor::new(&block, "an object header chunk").at(at);
@@ -130,7 +130,7 @@ fn read_v2(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let mut seen = HashSet::new();
     while let Some((at, prefix, len)) = chunks.pop() {
         if !seen.insert(at) || seen.len() > MAX_CHUNKS {
-            return Err(invalid(format!("object header: continuation cycle")).with_offset(addr));
+            return Err(invalid("object header: continuation cycle").with_offset(addr));
         }
         // prefix + messages + checksum; an `OCHK` chunk's length includes
         // its signature and checksum.

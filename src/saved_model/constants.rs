@@ -187,7 +187,7 @@ impl GraphConstants {
     pub fn read_with(&self, name: &str, opts: &FromProtoOptions) -> Result<Tensor> {
         let proto = self
             .proto(name)
-            .ok_or_else(|| not_found(format!("no constant named {name}")))?;
+            .ok_or_else(|| not_found("no constant of this name").with_key(name))?;
         Tensor::from_proto_with(proto, opts)
     }
 }

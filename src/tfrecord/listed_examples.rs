@@ -137,7 +137,11 @@ fn features_of(record: &[u8]) -> Result<BTreeMap<String, (DataType, u64)>> {
             let example = crate::pb::Example::decode(record).map_err(|e| {
                 Error::proto_decode(format!("Could not parse bytes as tf.train.Example: {e}"), e)
             })?;
-            let features = example.features.map(|f| f.feature).unwrap_or_default();
+            // An Example without `features` has none, as parse_example says.
+            let features = match example.features {
+                Some(f) => f.feature,
+                None => BTreeMap::new(),
+            };
             features
                 .into_iter()
                 .map(|(name, f)| {

@@ -338,11 +338,13 @@ impl<R: Read> RecordReader<R> {
         let room = buf.as_mut_slice().len().saturating_sub(start);
         let want = usize::try_from(len).map_or(room, |l| l.min(room));
         let mut crc = 0u32;
-        // In bounds: `want` is at most the room after `start`.
-        let dst = buf
-            .as_mut_slice()
-            .get_mut(start..start + want)
-            .unwrap_or_default();
+        // The room after `start` bounds `want`; a start past the buffer
+        // (aligned beyond it) leaves no room.
+        let Some(dst) = buf.as_mut_slice().get_mut(start..start + want) else {
+            return Err(self.truncated(&format!(
+                "the header declares {len} bytes of data, more than the file holds"
+            )));
+        };
         let read = fill_chunked(self.input.get(), dst, READ_CHUNK, &mut |c| {
             crc = crc32c::extend(crc, c);
         })
@@ -663,7 +665,9 @@ impl<W: Write> RecordWriter<W> {
             .write_all(&header)
             .and_then(|()| out.write_all(data))
             .and_then(|()| out.write_all(&footer));
-        result.map_err(|e| Error::io(format_args!("{} (record {})", self.name, self.index), &e))?;
+        result.map_err(|e| {
+            Error::io(&self.name, &e).with_key(format_args!("record {}", self.index))
+        })?;
         self.index += 1;
         Ok(())
     }
