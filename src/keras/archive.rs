@@ -20,6 +20,9 @@ const MAX_TEXT: u64 = 64 << 20;
 /// The zip over `blob`.
 type Zip<'b> = zip::ZipArchive<crate::io::BlobReader<'b>>;
 
+/// Text members, as (name, text).
+type Texts = Vec<(String, String)>;
+
 /// The archive's weights (`model.weights.h5`) as a blob, and its
 /// `config.json` and `metadata.json` as text.
 ///
@@ -27,7 +30,7 @@ type Zip<'b> = zip::ZipArchive<crate::io::BlobReader<'b>>;
 /// [`Error::InvalidFormat`] for anything that is not a Keras 3 archive of
 /// HDF5 weights; [`Error::DataLoss`] for a member that runs past the end
 /// of the archive or does not inflate.
-pub(super) fn open(blob: &Arc<dyn Blob>) -> Result<(Arc<dyn Blob>, Vec<(String, String)>)> {
+pub(super) fn open(blob: &Arc<dyn Blob>) -> Result<(Arc<dyn Blob>, Texts)> {
     let name = blob.id();
     let mut zip = zip::ZipArchive::new(blob.reader())
         .map_err(|e| invalid(name, format!("not a readable zip: {e}")))?;

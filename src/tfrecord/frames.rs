@@ -81,7 +81,9 @@ pub(super) fn walk(
     let mut win_at = 0u64;
     let (mut off, mut index) = (0u64, 0u64);
     let mut readahead = READAHEAD;
-    let need = (HEADER_LEN + peek) as u64;
+    // A header, the first bytes, and the footer of a record no longer
+    // than them (so that its CRC can be checked).
+    let need = (HEADER_LEN + peek + FOOTER_LEN) as u64;
     while off < total {
         let left = total - off;
         let win_end = win_at + win.len() as u64;
@@ -129,7 +131,7 @@ pub(super) fn walk(
             )));
         }
         // The window holds at least `min(len, peek)` data bytes: it was
-        // filled with `HEADER_LEN + peek` bytes or to the end of the blob,
+        // filled with `need` bytes or to the end of the blob,
         // which the record lies within.
         let data_here = usize::try_from(len).map_or(rest.len(), |l| l.min(rest.len()));
         let (prefix, _) = rest.split_at(data_here.min(peek));
@@ -214,7 +216,9 @@ mod tests {
         assert_eq!(seen[0], (0, 0, 12, b"fir".to_vec(), true));
         assert_eq!(seen[1], (1, 28, 0, Vec::new(), true));
         assert_eq!(seen[2], (2, 44, 100_000, vec![9; 3], false));
-        assert_eq!(seen[3], (3, 44 + 100_016, 4, b"las".to_vec(), true));
+        // After a large record, a window of a header, `peek` bytes and a
+        // footer: too short for this one whole.
+        assert_eq!(seen[3], (3, 44 + 100_016, 4, b"las".to_vec(), false));
     }
 
     #[test]
