@@ -29,7 +29,7 @@ use std::fmt::Display;
 
 pub use attribute::AttrValue;
 pub use read::{Dataset, Hdf5File};
-use source::Source;
+pub(crate) use source::Source;
 pub use writer::Hdf5Writer;
 
 pub(crate) use writer::beside;

@@ -6,7 +6,7 @@ use super::open::SavedModel;
 use super::{invalid, invalid_here, not_found};
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::io::{Blob, LocalFile};
+use crate::io::{LocalFs, Store};
 use crate::pb;
 use crate::proto::FromProtoOptions;
 use crate::shape::TensorShape;
@@ -78,8 +78,8 @@ impl GraphConstants {
                 )),
             };
         }
-        let blob = LocalFile::open(path)?;
-        Self::from_bytes((&blob as &dyn Blob).read_all()?).map_err(|e| e.with_path(path.display()))
+        let blob = LocalFs::new().open(&path.to_string_lossy())?;
+        Self::from_bytes(blob.read_all()?).map_err(|e| e.with_path(blob.id()))
     }
 
     /// Decodes a binary `GraphDef`.

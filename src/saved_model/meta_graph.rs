@@ -51,7 +51,8 @@ impl MetaGraph {
     /// # Ok::<(), tftensor::Error>(())
     /// ```
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<MetaGraph> {
-        MetaGraph::from_blob(Arc::new(crate::io::LocalFile::open(path)?))
+        use crate::io::Store;
+        MetaGraph::from_blob(crate::io::LocalFs::new().open(&path.as_ref().to_string_lossy())?)
     }
 
     /// Reads one serialized `MetaGraphDef` (a `.meta` file) from `blob`:

@@ -21,7 +21,7 @@ use super::{BlobStream, Compression};
 mod skim;
 use crate::buffer::read_policy::{READ_CHUNK, ReadBuf, align_pos, fill_chunked};
 use crate::crc32c;
-use crate::io::{Blob, LocalFile};
+use crate::io::{Blob, LocalFs, Store};
 use crate::{Error, Result};
 
 /// Bytes before a record's data: the length and its masked CRC.
@@ -469,10 +469,8 @@ impl RecordReader<BlobStream> {
     /// assert!(err.to_string().starts_with("/no/such.tfrecord: "));
     /// ```
     pub fn open(path: impl AsRef<Path>, compression: Compression) -> Result<Self> {
-        Ok(Self::from_blob(
-            Arc::new(LocalFile::open(path)?),
-            compression,
-        ))
+        let key = path.as_ref().to_string_lossy();
+        Ok(Self::from_blob(LocalFs::new().open(&key)?, compression))
     }
 
     /// A reader of the records of `blob` (a local file, a map, a zip

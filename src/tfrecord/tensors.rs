@@ -11,7 +11,7 @@ use super::frames;
 use super::record::{FOOTER_LEN, HEADER_LEN, PLACE_MIN};
 use super::{BlobStream, Compression, RecordReader, RecordWriter};
 use crate::buffer::read_policy::{ReadBuf, align_pos};
-use crate::io::{Blob, Checksum, LocalFile, RangeRead};
+use crate::io::{Blob, Checksum, LocalFs, RangeRead, Store};
 use crate::{DataType, Error, Result, Tensor};
 
 /// The bytes `tf.io.serialize_tensor` writes for `tensor`: TF's
@@ -79,7 +79,8 @@ pub fn parse_tensor(record: impl Into<Bytes>) -> Result<Tensor> {
 /// assert!(read_tensors("/no/such.tfrecord", Compression::None).is_err());
 /// ```
 pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<Vec<Tensor>> {
-    read_tensors_of(Arc::new(LocalFile::open(path)?), compression)
+    let key = path.as_ref().to_string_lossy();
+    read_tensors_of(LocalFs::new().open(&key)?, compression)
 }
 
 /// [`read_tensors`] of the records of `blob`.
