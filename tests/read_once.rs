@@ -137,7 +137,7 @@ fn tfrecord_corruption_and_truncation_match_record_by_record() {
     flipped[mid] ^= 0x10;
     let err = same(&flipped, "flipped").unwrap_err();
     assert!(matches!(err, Error::DataLoss { .. }), "{err}");
-    assert!(err.to_string().contains("corrupted record at"), "{err}");
+    assert!(err.to_string().contains("corrupted record: "), "{err}");
     // Every truncation and every flipped byte: the same result both ways.
     for cut in (0..good.len()).filter(|c| c % 5 == 0 || *c < 64) {
         let _ = same(&good[..cut], &format!("cut at {cut}"));
@@ -324,20 +324,20 @@ fn damage_in_multi_chunk_files_fails_as_piecewise_reads_do() {
     b[5 * record + 5000] ^= 4;
     let err = same(&b, "two flips and a cut");
     assert!(
-        err.contains("corrupted record at") && err.contains("(record 2)"),
+        err.contains("corrupted record: ") && err.contains("'record 2'"),
         "{err}"
     );
     // Only the cut.
     let err = same(&good[..good.len() - 100], "cut");
     assert!(
-        err.contains("truncated record at") && err.contains("(record 6)"),
+        err.contains("truncated record: ") && err.contains("'record 6'"),
         "{err}"
     );
     // Only the last record's data.
     let mut b = good.clone();
     b[good.len() - 50] ^= 1;
     let err = same(&b, "last");
-    assert!(err.contains("(record 6)"), "{err}");
+    assert!(err.contains("'record 6'"), "{err}");
 
     let prefix = dir.join("ckpt");
     let big: Vec<(String, Tensor)> = (0..3)
@@ -453,7 +453,7 @@ fn a_large_tfrecord_file_read_on_two_threads_matches_record_by_record() {
     b[3 * record + 9_000] ^= 1; // record 3's data
     b[6 * record + 9_000] ^= 1; // record 6's data
     let err = whole_as_record_by_record(&bad, &b, "data").unwrap_err();
-    assert!(err.to_string().contains("(record 3)"), "{err}");
+    assert_eq!(err.key(), Some("record 3"), "{err}");
     let mut b = good.clone();
     b[5 * record + 3] ^= 1; // record 5's length CRC or length
     whole_as_record_by_record(&bad, &b, "header").unwrap_err();

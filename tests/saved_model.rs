@@ -250,11 +250,13 @@ fn tensor_infos_dense_sparse_ragged_unknown() {
 
 #[test]
 fn errors_are_clear() {
-    let err = SavedModel::open(root().join("no_such_model")).unwrap_err();
+    let missing = root().join("no_such_model");
+    let err = SavedModel::open(&missing).unwrap_err();
     assert!(
-        matches!(&err, Error::NotFound { message, .. } if message.starts_with("SavedModel file does not exist at: ")),
+        matches!(&err, Error::NotFound { message, .. } if message.starts_with("SavedModel file does not exist")),
         "{err}"
     );
+    assert_eq!(err.path(), Some(missing.display().to_string().as_str()));
 
     // Text and chunked SavedModels are refused by name.
     for other in ["saved_model.pbtxt", "saved_model.cpb"] {
@@ -461,4 +463,61 @@ fn vendored_protos_round_trip_tf_files() {
         let f = pb::FingerprintDef::decode(bytes.as_slice()).unwrap();
         assert_eq!(f.encode_to_vec(), bytes, "{model}");
     }
+}
+
+/// Issue 35, fault 3: a TF1 `model.ckpt-5.meta` (a `MetaGraphDef`, as
+/// `tf.compat.v1.train.Saver` writes it beside a checkpoint) is read as
+/// one: its graph's Consts as entries, equal to `tf.make_ndarray`; its
+/// signatures and ops as `saved_model_cli` prints them; its collection
+/// names as metadata. It was read as a TensorProto (`dtype 0 is not a
+/// tensor's dtype`), then as a GraphDef.
+#[test]
+fn a_tf1_meta_graph_is_read_through_its_meta_graph() {
+    use tftensor::io::{self, Format};
+    let path = root().join("tf1_saver/model.ckpt-5.meta");
+    let exp: Value =
+        serde_json::from_str(&read_text(&root().join("tf1_saver/model.ckpt-5.meta.json"))).unwrap();
+    let mut src = io::open(&path).unwrap();
+    assert_eq!(src.format(), Format::GRAPH_DEF);
+    let want: Vec<&str> = exp["constants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    let names: Vec<&str> = src.entries().iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, want);
+    let scale = src.read_named("scale").unwrap();
+    assert_eq!(scale.as_slice::<f32>().unwrap(), [2.0, 0.25, -1.0]);
+    let mg = tftensor::saved_model::MetaGraph::open(&path).unwrap();
+    check_constants(
+        &mg.constants().unwrap(),
+        &exp["constants"],
+        "model.ckpt-5.meta",
+    );
+    let collections: Vec<&str> = exp["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(mg.collection_names(), collections);
+    let metadata = src.metadata();
+    assert_eq!(metadata[0], ("collections".into(), collections.join("\n")));
+    assert_eq!(metadata[1], ("tensorflow_version".into(), "2.21.0".into()));
+    let ops: Vec<String> = exp["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| format!("'{}'", o.as_str().unwrap()))
+        .collect();
+    let text = src.signatures().unwrap().unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "\nMetaGraphDef with tag-set: '' contains the following SignatureDefs:\n\
+             The MetaGraph with tag set [] contains the following ops: {{{}}}\n",
+            ops.join(", ")
+        )
+    );
 }

@@ -247,10 +247,11 @@ fn a_record_that_is_not_a_tensor_names_the_record() {
     w.write_record(&[0xff, 0xff]).unwrap();
     w.finish().unwrap();
     let err = read_tensors(&path, Compression::None).unwrap_err();
-    assert!(matches!(err, Error::InvalidProto { .. }), "{err:?}");
+    assert_eq!(err.kind(), tftensor::ErrorKind::InvalidProto, "{err:?}");
+    assert_eq!(err.key(), Some("record 1"));
     assert!(
         err.to_string()
-            .contains("x.tfrecord: record 1 is not a serialized TensorProto: "),
+            .contains("x.tfrecord: 'record 1': the record is not a serialized TensorProto: "),
         "{err}"
     );
     std::fs::remove_dir_all(dir).unwrap();
@@ -447,7 +448,7 @@ fn truncated_header_data_and_footer() {
     assert_data_loss(
         &err,
         &[
-            "truncated record at 19 (record 1)",
+            "'record 1': at byte 19: truncated record",
             "header needs 12 bytes, the stream ends after 5",
         ],
     );
@@ -456,7 +457,7 @@ fn truncated_header_data_and_footer() {
     assert_data_loss(
         &err,
         &[
-            "truncated record at 19 (record 1)",
+            "'record 1': at byte 19: truncated record",
             "declares 100 bytes of data, the stream ends after 50",
         ],
     );
@@ -465,7 +466,7 @@ fn truncated_header_data_and_footer() {
     assert_data_loss(
         &err,
         &[
-            "truncated record at 19 (record 1)",
+            "'record 1': at byte 19: truncated record",
             "data checksum needs 4 bytes, the stream ends after 2",
         ],
     );
@@ -488,7 +489,7 @@ fn every_truncation_is_an_error_or_a_record_boundary() {
                 boundaries.iter().position(|&b| b == cut).unwrap()
             );
         } else {
-            assert_data_loss(&result.unwrap_err(), &["truncated record at"]);
+            assert_data_loss(&result.unwrap_err(), &["truncated record"]);
         }
     }
 }
@@ -503,7 +504,7 @@ fn length_and_data_crc_mismatch() {
     assert_data_loss(
         &err,
         &[
-            "corrupted record at 19 (record 1)",
+            "'record 1': at byte 19: corrupted record",
             "length checksum mismatch",
         ],
     );
@@ -515,7 +516,7 @@ fn length_and_data_crc_mismatch() {
     assert_data_loss(
         &err,
         &[
-            "corrupted record at 19 (record 1)",
+            "'record 1': at byte 19: corrupted record",
             "data checksum mismatch",
         ],
     );
@@ -527,7 +528,7 @@ fn length_and_data_crc_mismatch() {
     assert_data_loss(
         &err,
         &[
-            "corrupted record at 135 (record 2)",
+            "'record 2': at byte 135: corrupted record",
             "data checksum mismatch",
         ],
     );
@@ -564,7 +565,7 @@ fn a_length_of_2_pow_60_is_not_allocated() {
     assert_data_loss(
         &result.unwrap_err(),
         &[
-            "truncated record at 0 (record 0)",
+            "'record 0': at byte 0: truncated record",
             "declares 1152921504606846976 bytes of data, the stream ends after 3",
         ],
     );
@@ -588,7 +589,7 @@ fn a_length_of_2_pow_60_is_not_allocated() {
     bytes.extend([0; 20]);
     assert_data_loss(
         &read_all(&bytes, Compression::None).unwrap_err(),
-        &["truncated record at 0 (record 0)"],
+        &["'record 0': at byte 0: truncated record"],
     );
 }
 
@@ -616,7 +617,7 @@ fn corrupt_and_truncated_compressed_streams() {
             matches!(err, Error::DataLoss { .. }),
             "{compression}: {err:?}"
         );
-        assert!(err.to_string().contains("(record "), "{err}");
+        assert!(err.to_string().contains("'record "), "{err}");
         // Cut short.
         for cut in [3, good.len() / 2, good.len() - 1] {
             let err = read_all(&good[..cut], compression).unwrap_err();
@@ -624,14 +625,14 @@ fn corrupt_and_truncated_compressed_streams() {
                 matches!(err, Error::DataLoss { .. }),
                 "{compression} cut {cut}: {err:?}"
             );
-            assert!(err.to_string().contains("(record "), "{err}");
+            assert!(err.to_string().contains("'record "), "{err}");
         }
         // Not compressed at all.
         let plain = write_all(&records, Compression::None);
         let err = read_all(&plain, compression).unwrap_err();
         assert!(
             err.to_string().contains(&format!(
-                "corrupt {} stream in record at 0 (record 0)",
+                "'record 0': at byte 0: corrupt {} stream in the record",
                 compression.as_str()
             )),
             "{err}"
@@ -672,7 +673,8 @@ fn io_errors_are_io_and_name_the_stream() {
     let source = std::error::Error::source(&err).expect("source");
     assert!(source.downcast_ref::<tftensor::IoSource>().is_some());
     assert!(
-        err.to_string().starts_with("f.tfrecord (record 0 at 0): "),
+        err.to_string()
+            .starts_with("f.tfrecord: 'record 0': at byte 0: "),
         "{err}"
     );
 

@@ -307,3 +307,35 @@ fn every_subcommand_help_has_an_example() {
         assert!(help.contains(&format!("tftensor {cmd} ")), "{cmd}: {help}");
     }
 }
+
+/// Issue 35, fault 1: a flipped byte in a TFRecord record's payload is
+/// reported as damage (a checksum mismatch at the record), on `inspect`,
+/// `show` and `convert`, never as "not a serialized TensorProto".
+#[test]
+fn a_flipped_byte_in_a_tfrecord_payload_is_damage() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rec = dir.path().join("bad.tfrecord");
+    let tensors = [Tensor::from(1i32), f32s(&[2, 3], &[1.0; 6])];
+    tftensor::tfrecord::write_tensors(&rec, tftensor::tfrecord::Compression::None, &tensors)
+        .expect("write");
+    let mut bytes = fs::read(&rec).expect("read");
+    // Record 1's payload: `08 01 12 08 12 ...`; its first dim's tag.
+    let second = 12 + usize::from(bytes[0]) + 4;
+    bytes[second + 12 + 4] ^= 1;
+    fs::write(&rec, &bytes).expect("write");
+    let shown = rec.display().to_string();
+    let at = format!("'record 1': at byte {second}: ");
+    for args in [vec!["inspect"], vec!["show"]] {
+        let line = assert_error(
+            tftensor().args(&args).arg(&rec),
+            &[&shown, &at, "corrupted record: data checksum mismatch"],
+        );
+        assert!(!line.contains("TensorProto"), "{line}");
+    }
+    let out = dir.path().join("out.npz");
+    assert_error(
+        tftensor().arg("convert").arg(&rec).arg(&out),
+        &[&shown, &at, "data checksum mismatch"],
+    );
+    assert!(!out.exists());
+}

@@ -10,10 +10,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use tftensor::bytes::Bytes;
-use tftensor::hdf5::{Hdf5File, Hdf5Writer, Source};
+use std::sync::Arc;
+use tftensor::hdf5::{Hdf5File, Hdf5Writer};
+use tftensor::io::{BytesBlob, LocalFile};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(f) = Hdf5File::open(Source::Bytes(Bytes::copy_from_slice(data))) else {
+    let Ok(f) = Hdf5File::open(Arc::new(BytesBlob::new("fuzz.h5", Bytes::copy_from_slice(data)))) else {
         return;
     };
     let mut good = Vec::new();
@@ -40,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     w.finish().unwrap();
-    let back = Hdf5File::open(Source::open(&path).unwrap()).unwrap();
+    let back = Hdf5File::open(Arc::new(LocalFile::open(&path).unwrap())).unwrap();
     for (name, t) in written {
         let ds = back.datasets().iter().find(|d| &d.path == name).unwrap();
         let r = back.read(ds).unwrap();

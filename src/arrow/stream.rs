@@ -3,14 +3,13 @@
 //! batch, not the files.
 
 use std::collections::VecDeque;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
 
 use super::decode::ExamplesDecoder;
 use super::spec::{FeatureSpec, apply_spec};
-use crate::tfrecord::{Compression, RecordReader};
+use crate::tfrecord::{BlobStream, Compression, RecordReader};
 use crate::{Error, Result};
 
 /// Options of [`ExampleBatches`].
@@ -74,7 +73,7 @@ impl StreamOptions {
 #[derive(Debug)]
 pub struct ExampleBatches {
     files: VecDeque<PathBuf>,
-    reader: Option<RecordReader<File>>,
+    reader: Option<RecordReader<BlobStream>>,
     /// The open file's path and the index of its next record.
     path: String,
     index: u64,

@@ -12,15 +12,13 @@
 //! every fixture.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{ErrorKind, Read};
-use std::path::Path;
 use std::sync::Arc;
 
-use super::discover::discover;
+use super::discover::discover_in;
 use super::migrate::TagInfo;
 use super::reader::{decode_event, event_values};
-use super::{EventValue, Kind, fast, io_error};
+use super::{EventValue, Kind, fast};
+use crate::io::{Blob, Store};
 use crate::{DataType, Error, Result, Tensor, crc32c};
 
 /// Bytes of a record's header: length and its masked CRC.
@@ -33,20 +31,21 @@ const CHUNK: usize = 256 << 10;
 /// The smallest buffer (for small files).
 const MIN_BUFFER: usize = 16 << 10;
 
-/// Calls `record(offset, data)` for each record of the file at `path`, in
-/// order, both CRCs checked, as [`super::EventReader`] frames them: a
-/// truncated last record (a partial header, or a header whose length CRC
-/// is good declaring more bytes than the file holds) ends the file cleanly;
-/// a CRC mismatch is the [`Error::DataLoss`] that
-/// [`crate::tfrecord::RecordReader`] gives, naming the file, the record's
-/// offset and index. `buf` is the read buffer, reused across files.
+/// Calls `record(offset, data)` for each record of `blob`, in order, both
+/// CRCs checked, as [`super::EventReader`] frames them: a truncated last
+/// record (a partial header, or a header whose length CRC is good
+/// declaring more bytes than the file holds) ends the file cleanly; a CRC
+/// mismatch is the [`Error::DataLoss`] that
+/// [`crate::tfrecord::RecordReader`] gives, with the file, the record and
+/// its offset as fields. `buf` is the read buffer, reused across files.
 pub(super) fn for_each_record(
-    path: &Path,
+    blob: &dyn Blob,
     buf: &mut Vec<u8>,
     mut record: impl FnMut(u64, &[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
+    let len = blob.len();
+    // Where the next read starts.
+    let mut at = 0u64;
     // A small file needs a small buffer; the clamp makes the cast exact.
     let want = len.saturating_add(1).clamp(MIN_BUFFER as u64, CHUNK as u64) as usize;
     if buf.len() < want {
@@ -79,19 +78,28 @@ pub(super) fn for_each_record(
                 .map_err(|_| Error::AllocationFailed { bytes: grown })?;
             buf.resize(grown, 0);
         }
-        // `end` is at most `buf.len()`: the default is never taken.
-        let room = buf.get_mut(end..).unwrap_or_default();
-        let read = read_full(&mut file, room).map_err(|e| io_error(path, e))?;
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "`end <= buf.len()`: it only grows by what was read into `buf[end..]`"
+        )]
+        let room = &mut buf[end..];
+        // What is left of the blob, at most the room (which fits in usize).
+        let read = usize::try_from(len - at).map_or(room.len(), |l| l.min(room.len()));
         let eof = read < room.len();
+        if let Some(dst) = room.get_mut(..read) {
+            blob.read_at(at, dst)?;
+        }
+        at += read as u64;
         end += read;
         while let Some(rest) = buf.get(start..end) {
             let Some(header) = rest.first_chunk::<HEADER_LEN>() else {
                 break;
             };
-            let (len_bytes, len_crc) = header.split_at(8);
+            let [l0, l1, l2, l3, l4, l5, l6, l7, c0, c1, c2, c3] = *header;
+            let len_bytes = [l0, l1, l2, l3, l4, l5, l6, l7];
             let mismatch = |what: &str, stored: u32, computed: u32| {
                 corrupted(
-                    path,
+                    blob.id(),
                     base + start as u64,
                     index,
                     format_args!(
@@ -102,17 +110,16 @@ pub(super) fn for_each_record(
             // The length's CRC depends on its 8 bytes alone: a header equal
             // to the last one checked is good (records of one length are
             // the rule in a log).
-            let stored = le_u32(len_crc);
+            let stored = u32::from_le_bytes([c0, c1, c2, c3]);
             let computed = if *header == checked {
                 stored
             } else {
-                crc32c::masked(len_bytes)
+                crc32c::masked(&len_bytes)
             };
             if stored != computed {
                 return Err(mismatch("length", stored, computed));
             }
-            // `len_bytes` is 8 bytes long: the default is never taken.
-            let declared = u64::from_le_bytes(len_bytes.try_into().unwrap_or_default());
+            let declared = u64::from_le_bytes(len_bytes);
             // A length past usize cannot be in the buffer: the file ends
             // before the record does (a truncated tail), or the buffer grows.
             let Some(record_end) = usize::try_from(declared)
@@ -124,11 +131,12 @@ pub(super) fn for_each_record(
             let data_end = record_end - FOOTER_LEN;
             let (Some(data), Some(footer)) = (
                 rest.get(HEADER_LEN..data_end),
-                rest.get(data_end..record_end),
+                rest.get(data_end..record_end)
+                    .and_then(|f| f.first_chunk::<FOOTER_LEN>()),
             ) else {
                 break;
             };
-            let stored = le_u32(footer);
+            let stored = u32::from_le_bytes(*footer);
             let computed = crc32c::masked(data);
             if stored != computed {
                 return Err(mismatch("data", stored, computed));
@@ -145,33 +153,12 @@ pub(super) fn for_each_record(
     }
 }
 
-/// Reads until `buf` is full or the file ends; the bytes read.
-fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while let Some(rest) = buf.get_mut(got..).filter(|r| !r.is_empty()) {
-        match file.read(rest) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
-}
-
-/// A little-endian u32 from the 4-byte CRC fields of the framing (always
-/// 4 bytes: the default is never taken).
-#[inline]
-fn le_u32(b: &[u8]) -> u32 {
-    u32::from_le_bytes(b.try_into().unwrap_or_default())
-}
-
 /// The error [`crate::tfrecord::RecordReader`] gives for a damaged record.
-fn corrupted(path: &Path, offset: u64, index: u64, what: std::fmt::Arguments<'_>) -> Error {
-    Error::data_loss(format!(
-        "corrupted record at {offset} (record {index}): {what}"
-    ))
-    .with_path(path.display())
+fn corrupted(name: &str, offset: u64, index: u64, what: std::fmt::Arguments<'_>) -> Error {
+    Error::data_loss(format!("corrupted record: {what}"))
+        .with_path(name)
+        .with_key(format_args!("record {index}"))
+        .with_offset(offset)
 }
 
 /// What a series keeps of its values: all of them ([`Columns`]) or a
@@ -284,16 +271,20 @@ pub(super) struct Slot<S> {
 /// A run's name and its series.
 pub(super) type RunSeries<S> = (Arc<str>, Vec<Slot<S>>);
 
-/// The series of every run of `path` (a log directory or one event file),
+/// The series of every run of `key` (a log directory or one event file),
 /// runs in name order, each run's series sorted by tag. Non-summary events
 /// are left out.
-pub(super) fn gather<S: Sink>(path: &Path) -> Result<Vec<RunSeries<S>>> {
+pub(super) fn gather<S: Sink>(store: &dyn Store, key: &str) -> Result<Vec<RunSeries<S>>> {
     let mut out = Vec::new();
     let mut buf = Vec::new();
-    for run in discover(path)? {
+    for run in discover_in(store, key)? {
         let mut g = Run::<S>::new(Arc::from(run.run));
-        for file in &run.files {
-            for_each_record(file, &mut buf, |offset, data| g.record(file, offset, data))?;
+        for key in &run.keys {
+            let blob = store.open(key)?;
+            let name = blob.id();
+            for_each_record(&*blob, &mut buf, |offset, data| {
+                g.record(name, offset, data)
+            })?;
         }
         let mut slots = g.slots;
         slots.sort_by(|a, b| a.tag.cmp(&b.tag));
@@ -329,21 +320,21 @@ impl<S: Sink> Run<S> {
     }
 
     /// Adds the values of one record.
-    fn record(&mut self, path: &Path, offset: u64, data: &[u8]) -> Result<()> {
+    fn record(&mut self, name: &str, offset: u64, data: &[u8]) -> Result<()> {
         if let Some(s) = fast::scalar_event(data) {
             if let Some(slot) = self.fast_slot(s.tag) {
                 slot.sink.scalar(s.step, s.wall_time, s.value);
                 return Ok(());
             }
         }
-        let event = decode_event(data, path, offset)?;
+        let event = decode_event(data, name, offset)?;
         let pending = &mut self.pending;
         event_values(
             event,
             &self.name,
             &mut self.tags,
             S::DECODE,
-            path,
+            name,
             offset,
             &mut |v| pending.push(v),
         )?;

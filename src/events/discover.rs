@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{invalid, io_error};
 use crate::Result;
+use crate::io::{LocalFs, Stat, Store};
 
 /// The event files of one run, in the order TensorBoard reads them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,9 +25,8 @@ pub struct RunFiles {
 /// directories are not followed.
 ///
 /// # Errors
-/// [`crate::Error::Io`] when `path` or a directory under it cannot be read;
-/// [`crate::Error::InvalidFormat`] for a path that is neither a file nor a
-/// directory.
+/// [`crate::Error::Io`] when `path` or a directory under it cannot be read
+/// (kind `NotFound` when nothing is there).
 ///
 /// ```
 /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
@@ -43,45 +42,78 @@ pub struct RunFiles {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn discover(path: impl AsRef<Path>) -> Result<Vec<RunFiles>> {
-    let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
-    if meta.is_file() {
-        return Ok(vec![RunFiles {
-            run: ".".to_owned(),
-            files: vec![path.to_path_buf()],
-        }]);
-    }
-    if !meta.is_dir() {
-        return Err(invalid(path, "neither a file nor a directory"));
+    let store = LocalFs::new();
+    let key = path.as_ref().to_string_lossy();
+    Ok(discover_in(&store, &key)?
+        .into_iter()
+        .map(|run| RunFiles {
+            files: run
+                .keys
+                .iter()
+                .map(|k| PathBuf::from(store.id(k)))
+                .collect(),
+            run: run.run,
+        })
+        .collect())
+}
+
+/// The event files of one run, as keys of a [`Store`].
+pub(crate) struct RunKeys {
+    /// The run's name (see [`RunFiles::run`]).
+    pub(crate) run: String,
+    /// Its event files, sorted by name.
+    pub(crate) keys: Vec<String>,
+}
+
+/// [`discover`] of `key` in `store`: the folders below it listed with
+/// [`Store::list`], so a log directory in any store is found the same way.
+///
+/// # Errors
+/// As [`discover`]; [`crate::Error::Io`] (kind `NotFound`) when nothing
+/// is at `key`.
+pub(crate) fn discover_in(store: &dyn Store, key: &str) -> Result<Vec<RunKeys>> {
+    match store.stat(key)? {
+        Stat::File { .. } => {
+            return Ok(vec![RunKeys {
+                run: ".".to_owned(),
+                keys: vec![key.to_owned()],
+            }]);
+        }
+        Stat::Dir => {}
+        Stat::Missing => {
+            let gone = std::io::Error::from(std::io::ErrorKind::NotFound);
+            return Err(crate::Error::io(store.id(key), gone));
+        }
     }
     let mut runs = BTreeMap::new();
-    let mut stack = vec![(path.to_path_buf(), String::from("."))];
+    let mut stack = vec![(key.to_owned(), String::from("."))];
     while let Some((dir, run)) = stack.pop() {
-        let mut files = Vec::new();
-        for entry in std::fs::read_dir(&dir).map_err(|e| io_error(&dir, e))? {
-            let entry = entry.map_err(|e| io_error(&dir, e))?;
-            let kind = entry.file_type().map_err(|e| io_error(&entry.path(), e))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if kind.is_dir() {
-                let sub = if run == "." {
-                    name.into_owned()
-                } else {
-                    format!("{run}/{name}")
-                };
-                stack.push((entry.path(), sub));
-            } else if is_summary_events_file(&name) && (kind.is_file() || is_file(&entry.path())) {
-                files.push(entry.path());
+        let mut keys = Vec::new();
+        // Sorted by name, so the run's files are in TensorBoard's order.
+        for item in store.list(&dir)? {
+            let name = &item.name;
+            match item.stat {
+                Stat::Dir => {
+                    let sub = if run == "." {
+                        name.clone()
+                    } else {
+                        format!("{run}/{name}")
+                    };
+                    stack.push((store.join(&dir, name), sub));
+                }
+                Stat::File { .. } if is_summary_events_file(name) => {
+                    keys.push(store.join(&dir, name));
+                }
+                Stat::File { .. } | Stat::Missing => {}
             }
         }
-        if !files.is_empty() {
-            files.sort();
-            runs.insert(run.clone(), files);
+        if !keys.is_empty() {
+            runs.insert(run, keys);
         }
     }
     Ok(runs
         .into_iter()
-        .map(|(run, files)| RunFiles { run, files })
+        .map(|(run, keys)| RunKeys { run, keys })
         .collect())
 }
 
@@ -89,9 +121,4 @@ pub fn discover(path: impl AsRef<Path>) -> Result<Vec<RunFiles>> {
 /// profiler stub.
 pub(crate) fn is_summary_events_file(name: &str) -> bool {
     name.contains("tfevents") && !name.ends_with(".profile-empty")
-}
-
-/// Whether `path` leads to a file (a symbolic link to an event file counts).
-fn is_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }

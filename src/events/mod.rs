@@ -56,14 +56,14 @@ mod reader;
 mod series;
 mod writer;
 
-pub(crate) use discover::is_summary_events_file;
 pub use discover::{RunFiles, discover};
+pub(crate) use discover::{discover_in, is_summary_events_file};
 pub use reader::EventReader;
+pub(crate) use series::series_in;
 pub use series::{Series, SeriesInfo, SeriesValues, list, series};
 pub use writer::{DEFAULT_BUCKET_COUNT, SummaryWriter, histogram_buckets};
 
 use std::fmt::Display;
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::{Error, Tensor, pb};
@@ -204,19 +204,17 @@ const PLUGIN_HPARAMS: &str = "hparams";
 /// The tag TensorBoard files a run's graph under.
 const RUN_GRAPH_TAG: &str = "__run_graph__";
 
-/// A file or log directory that is not what it should be.
-fn invalid(path: &Path, message: impl Display) -> Error {
-    Error::invalid_format("TensorBoard event file", message.to_string()).with_path(path.display())
-}
-
-/// Damage at a byte offset of an event file.
-fn data_loss(path: &Path, offset: u64, message: impl Display) -> Error {
-    Error::data_loss(message.to_string())
-        .with_path(path.display())
+/// A record of the event file `name`, at `offset`, that is not what it
+/// should be.
+fn invalid(name: &str, offset: u64, message: impl Display) -> Error {
+    Error::invalid_format("TensorBoard event file", message.to_string())
+        .with_path(name)
         .with_offset(offset)
 }
 
-/// An I/O error on `path` (taken by value, for the coming `Error::io`).
-fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::io(path.display(), e)
+/// Damage at a byte offset of the event file `name`.
+fn data_loss(name: &str, offset: u64, message: impl Display) -> Error {
+    Error::data_loss(message.to_string())
+        .with_path(name)
+        .with_offset(offset)
 }

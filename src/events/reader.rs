@@ -1,20 +1,19 @@
 //! [`EventReader`]: the values of an event file or a log directory.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
 use prost::Message;
 
-use super::discover::discover;
+use super::discover::discover_in;
 use super::fast;
 use super::migrate::{TagInfo, migrate_value};
-use super::{EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG, data_loss, invalid, io_error};
+use super::{EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG, data_loss, invalid};
+use crate::io::{Blob, LocalFs, Store};
 use crate::pb::{self, event::What};
-use crate::tfrecord::{Compression, RecordReader};
+use crate::tfrecord::{BlobStream, Compression, RecordReader};
 use crate::{Result, Tensor};
 
 /// Bytes of a record's header: length and its masked CRC.
@@ -24,11 +23,8 @@ const FOOTER_LEN: u64 = 4;
 
 /// The file being read.
 struct Current {
-    path: PathBuf,
-    /// Length when opened: decides whether a failed last record is a
-    /// truncated tail.
-    len: u64,
-    records: RecordReader<File>,
+    blob: Arc<dyn Blob>,
+    records: RecordReader<BlobStream>,
 }
 
 /// Reads the values of one event file, or of every run of a log directory
@@ -62,8 +58,10 @@ struct Current {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct EventReader {
-    /// Files still to read, with their run.
-    files: VecDeque<(Arc<str>, PathBuf)>,
+    /// Where the files are.
+    store: Arc<dyn Store>,
+    /// Files still to read (keys of `store`), with their run.
+    files: VecDeque<(Arc<str>, String)>,
     run: Arc<str>,
     current: Option<Current>,
     /// The first metadata of each tag of the current run.
@@ -87,13 +85,34 @@ impl EventReader {
     /// assert!(tftensor::events::EventReader::open("/no/such/logdir").is_err());
     /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<EventReader> {
-        let runs = discover(path)?;
+        let key = path.as_ref().to_string_lossy().into_owned();
+        EventReader::open_in(Arc::new(LocalFs::new()), &key)
+    }
+
+    /// A reader of `key` in `store` (an event file, or a log directory
+    /// whose folders [`Store::list`] walks): [`EventReader::open`] for any
+    /// store.
+    ///
+    /// # Errors
+    /// As [`EventReader::open`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tftensor::events::EventReader;
+    /// use tftensor::io::LocalFs;
+    /// let r = EventReader::open_in(Arc::new(LocalFs::new()), "tests/data/events/runs")?;
+    /// assert!(r.count() > 0);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn open_in(store: Arc<dyn Store>, key: &str) -> Result<EventReader> {
+        let runs = discover_in(&*store, key)?;
         let mut files = VecDeque::new();
         for run in runs {
             let name: Arc<str> = Arc::from(run.run);
-            files.extend(run.files.into_iter().map(|f| (name.clone(), f)));
+            files.extend(run.keys.into_iter().map(|k| (name.clone(), k)));
         }
         Ok(EventReader {
+            store,
             files,
             run: Arc::from("."),
             current: None,
@@ -126,7 +145,7 @@ impl EventReader {
 
     /// Opens the next file; `Ok(false)` when there is none.
     fn open_next(&mut self) -> Result<bool> {
-        let Some((run, path)) = self.files.pop_front() else {
+        let Some((run, key)) = self.files.pop_front() else {
             return Ok(false);
         };
         if run != self.run {
@@ -134,11 +153,9 @@ impl EventReader {
             self.tags.clear();
             self.run = run;
         }
-        let records = RecordReader::open(&path, Compression::None)?;
-        let len = std::fs::metadata(&path)
-            .map_err(|e| io_error(&path, e))?
-            .len();
-        self.current = Some(Current { path, len, records });
+        let blob = self.store.open(&key)?;
+        let records = RecordReader::from_blob(blob.clone(), Compression::None);
+        self.current = Some(Current { blob, records });
         Ok(true)
     }
 
@@ -153,8 +170,8 @@ impl EventReader {
             Ok(true) => {}
             Ok(false) => return Ok(false),
             Err(e) => {
-                if is_truncated_tail(&cur.path, offset, cur.len)? {
-                    self.truncated.push((cur.path.clone(), offset));
+                if is_truncated_tail(&*cur.blob, offset)? {
+                    self.truncated.push((PathBuf::from(cur.blob.id()), offset));
                     return Ok(false);
                 }
                 return Err(e);
@@ -178,14 +195,14 @@ impl EventReader {
                 }
             }
         }
-        let event = decode_event(&self.buf, &cur.path, offset)?;
+        let event = decode_event(&self.buf, cur.blob.id(), offset)?;
         let pending = &mut self.pending;
         event_values(
             event,
             &self.run,
             &mut self.tags,
             true,
-            &cur.path,
+            cur.blob.id(),
             offset,
             &mut |v| pending.push_back(v),
         )?;
@@ -193,18 +210,18 @@ impl EventReader {
     }
 }
 
-/// Decodes the `Event` in the record at `offset` of `path`.
-pub(super) fn decode_event(record: &[u8], path: &Path, offset: u64) -> Result<pb::Event> {
+/// Decodes the `Event` in the record at `offset` of the file `name`.
+pub(super) fn decode_event(record: &[u8], name: &str, offset: u64) -> Result<pb::Event> {
     pb::Event::decode(record).map_err(|e| {
         data_loss(
-            path,
+            name,
             offset,
             format_args!("the record does not decode as an Event: {e}"),
         )
     })
 }
 
-/// Turns one event of run `run` (the record at `offset` of `path`) into
+/// Turns one event of run `run` (the record at `offset` of file `name`) into
 /// values given to `push`, as `data_compat` and `dataclass_compat` do;
 /// `tags` holds the first metadata of each tag of the run so far.
 pub(super) fn event_values(
@@ -212,7 +229,7 @@ pub(super) fn event_values(
     run: &Arc<str>,
     tags: &mut HashMap<Arc<str>, TagInfo>,
     decode: bool,
-    path: &Path,
+    name: &str,
     offset: u64,
     push: &mut dyn FnMut(EventValue),
 ) -> Result<()> {
@@ -238,8 +255,8 @@ pub(super) fn event_values(
         None => return Ok(()),
         Some(What::Summary(summary)) => {
             for value in summary.value {
-                let migrated = migrate_value(value, tags, decode)
-                    .map_err(|m| invalid(path, format_args!("record at offset {offset}: {m}")))?;
+                let migrated =
+                    migrate_value(value, tags, decode).map_err(|m| invalid(name, offset, m))?;
                 if let Some((tag, info, tensor)) = migrated {
                     push(EventValue {
                         run: run.clone(),
@@ -337,7 +354,7 @@ impl std::fmt::Debug for EventReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EventReader")
             .field("run", &self.run)
-            .field("file", &self.current.as_ref().map(|c| &c.path))
+            .field("file", &self.current.as_ref().map(|c| c.blob.id()))
             .field("files_left", &self.files.len())
             .finish_non_exhaustive()
     }
@@ -346,22 +363,16 @@ impl std::fmt::Debug for EventReader {
 /// Whether the record at `offset` failed because the file ends inside it
 /// (a partial header, or a whole header with a good length CRC that
 /// declares more bytes than remain), not because it is damaged.
-fn is_truncated_tail(path: &Path, offset: u64, len: u64) -> Result<bool> {
-    let left = len.saturating_sub(offset);
+fn is_truncated_tail(blob: &dyn Blob, offset: u64) -> Result<bool> {
+    let left = blob.len().saturating_sub(offset);
     if left < HEADER_LEN {
         return Ok(true);
     }
     let mut header = [0u8; HEADER_LEN as usize];
-    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
-    file.seek(SeekFrom::Start(offset))
-        .and_then(|_| file.read_exact(&mut header))
-        .map_err(|e| io_error(path, e))?;
-    let (len_bytes, crc) = header.split_at(8);
-    let mut declared = [0u8; 8];
-    declared.copy_from_slice(len_bytes);
-    let mut stored = [0u8; 4];
-    stored.copy_from_slice(crc);
-    if crate::crc32c::masked(len_bytes) != u32::from_le_bytes(stored) {
+    blob.read_at(offset, &mut header)?;
+    let [l0, l1, l2, l3, l4, l5, l6, l7, c0, c1, c2, c3] = header;
+    let declared = [l0, l1, l2, l3, l4, l5, l6, l7];
+    if crate::crc32c::masked(&declared) != u32::from_le_bytes([c0, c1, c2, c3]) {
         return Ok(false);
     }
     let need = u64::from_le_bytes(declared)

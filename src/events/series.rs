@@ -7,6 +7,7 @@ use bytes::Bytes;
 
 use super::Kind;
 use super::columns::{Columns, Counts, Values, gather};
+use crate::io::{LocalFs, Store};
 use crate::{DataType, Result, Tensor};
 
 /// The values of one time series.
@@ -86,8 +87,17 @@ pub struct SeriesInfo {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
+    series_in(&LocalFs::new(), &path.as_ref().to_string_lossy())
+}
+
+/// [`series`] of `key` in `store` (an event file, or a log directory
+/// whose folders [`Store::list`] walks).
+///
+/// # Errors
+/// As [`series`].
+pub(crate) fn series_in(store: &dyn Store, key: &str) -> Result<Vec<Series>> {
     let mut out = Vec::new();
-    for (run, slots) in gather::<Columns>(path.as_ref())? {
+    for (run, slots) in gather::<Columns>(store, key)? {
         for slot in slots {
             let Columns {
                 steps,
@@ -135,7 +145,7 @@ pub fn series(path: impl AsRef<Path>) -> Result<Vec<Series>> {
 /// ```
 pub fn list(path: impl AsRef<Path>) -> Result<Vec<SeriesInfo>> {
     let mut out = Vec::new();
-    for (run, slots) in gather::<Counts>(path.as_ref())? {
+    for (run, slots) in gather::<Counts>(&LocalFs::new(), &path.as_ref().to_string_lossy())? {
         out.extend(slots.into_iter().map(|slot| SeriesInfo {
             run: run.to_string(),
             tag: slot.tag.to_string(),

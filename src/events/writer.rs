@@ -10,10 +10,10 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::encode::{float_scalar, summary_event};
-use super::{PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT, invalid, io_error};
+use super::{PLUGIN_HISTOGRAMS, PLUGIN_IMAGES, PLUGIN_SCALARS, PLUGIN_TEXT};
 use crate::pb;
 use crate::tfrecord::{Compression, RecordWriter};
-use crate::{DataType, Result, Tensor};
+use crate::{DataType, Error, Result, Tensor};
 
 /// TensorBoard's default number of histogram buckets
 /// (`summary_v2.DEFAULT_BUCKET_COUNT`).
@@ -74,7 +74,7 @@ impl SummaryWriter {
     /// ```
     pub fn create(logdir: impl AsRef<Path>) -> Result<SummaryWriter> {
         let logdir = logdir.as_ref();
-        std::fs::create_dir_all(logdir).map_err(|e| io_error(logdir, e))?;
+        std::fs::create_dir_all(logdir).map_err(|e| Error::io(logdir.display(), e))?;
         let now = now();
         let name = format!(
             "events.out.tfevents.{:010}.{}.{}.{}.v2",
@@ -88,7 +88,7 @@ impl SummaryWriter {
             .write(true)
             .create_new(true)
             .open(&path)
-            .map_err(|e| io_error(&path, e))?;
+            .map_err(|e| Error::io(path.display(), e))?;
         let records =
             RecordWriter::new(file, Compression::None).with_name(path.display().to_string());
         let scalar_metadata = plugin_metadata(PLUGIN_SCALARS, Bytes::new()).encode_to_vec();
@@ -239,9 +239,10 @@ impl SummaryWriter {
     /// [`crate::Error::Io`] when writing fails.
     pub fn write_event(&mut self, event: &pb::Event) -> Result<()> {
         self.scratch.clear();
-        event
-            .encode(&mut self.scratch)
-            .map_err(|e| invalid(&self.path, e))?;
+        event.encode(&mut self.scratch).map_err(|e| {
+            Error::invalid_format("TensorBoard event file", e.to_string())
+                .with_path(self.path.display())
+        })?;
         self.records.write_record(&self.scratch)
     }
 

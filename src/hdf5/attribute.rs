@@ -36,15 +36,14 @@ pub(crate) fn parse(src: &Source, body: &[u8]) -> Result<(String, AttrValue)> {
     }
     let pad = |n: usize| if version == 1 { (n + 7) & !7 } else { n };
     let name_bytes = c.bytes(pad(name_len))?;
-    // In bounds: `name_bytes` holds at least `name_len` bytes (its NUL dropped).
-    let name = name_bytes
-        .get(..name_len.saturating_sub(1))
-        .unwrap_or_default();
-    let name = String::from_utf8_lossy(name).into_owned();
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`name_bytes` holds `pad(name_len) >= name_len` bytes; the NUL is dropped"
+    )]
+    let name = String::from_utf8_lossy(&name_bytes[..name_len.saturating_sub(1)]).into_owned();
     let type_bytes = c.bytes(pad(type_len))?;
     let space_bytes = c.bytes(pad(space_len))?;
-    // In bounds: the cursor only advanced over `body`.
-    let data = body.get(c.pos()..).unwrap_or_default();
+    let data = c.rest();
     let value = match (
         datatype::parse(&mut Cursor::new(type_bytes, "an attribute datatype")),
         dataspace::parse(&mut Cursor::new(space_bytes, "an attribute dataspace"))?,
@@ -79,9 +78,12 @@ fn value(src: &Source, t: &Datatype, dims: &[u64], data: &[u8]) -> Result<AttrVa
         _ => return Ok(AttrValue::Other),
     };
     Ok(if dims.is_empty() {
-        // A scalar has exactly one element (n = 1, checked above), so
-        // `next()` is always `Some`.
-        AttrValue::Str(strings.into_iter().next().unwrap_or_default())
+        // A scalar has one element (n = 1), unless its strings take no
+        // bytes at all.
+        let first = strings.into_iter().next();
+        AttrValue::Str(
+            first.ok_or_else(|| super::data_loss("a scalar string attribute of 0 bytes"))?,
+        )
     } else {
         AttrValue::Strs(strings)
     })
@@ -102,8 +104,7 @@ fn string(src: &Source, t: &Datatype, e: &[u8]) -> Result<String> {
         }
     } else {
         // Fixed-length: null-padded (or null-terminated).
-        let end = e.iter().position(|&b| b == 0).unwrap_or(e.len());
-        e.get(..end).unwrap_or_default().to_vec()
+        e.iter().copied().take_while(|&b| b != 0).collect()
     };
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -42,9 +42,9 @@ struct Tree<'a> {
 /// `kind` is the B-tree type the caller expects.
 pub(crate) fn records(src: &Source, addr: u64, kind: u8) -> Result<(usize, Vec<Vec<u8>>)> {
     let head = src.read_vec(addr, 38, "a v2 B-tree header")?;
-    let mut c = Cursor::new(&head, "a v2 B-tree header");
+    let mut c = Cursor::new(&head, "a v2 B-tree header").at(addr);
     if c.bytes(4)? != b"BTHD" {
-        return Err(data_loss(format!("v2 B-tree at {addr}: no BTHD signature")));
+        return Err(data_loss("v2 B-tree: no BTHD signature").with_offset(addr));
     }
     let version = c.u8()?;
     let got = c.u8()?;
@@ -60,9 +60,9 @@ pub(crate) fn records(src: &Source, addr: u64, kind: u8) -> Result<(usize, Vec<V
         return Err(unsupported(format!("v2 B-tree version {version}")));
     }
     if got != kind {
-        return Err(invalid(format!(
-            "v2 B-tree at {addr} has type {got}, expected {kind}"
-        )));
+        return Err(
+            invalid(format!("v2 B-tree has type {got}, expected {kind}")).with_offset(addr),
+        );
     }
     if record == 0 || node_size < PREFIX + record as u64 {
         return Err(invalid("v2 B-tree record or node size too small"));
@@ -112,15 +112,11 @@ pub(crate) fn records(src: &Source, addr: u64, kind: u8) -> Result<(usize, Vec<V
 impl Tree<'_> {
     fn node(&mut self, addr: u64, depth: u16, nrec: u64, out: &mut Vec<Vec<u8>>) -> Result<()> {
         if !self.seen.insert(addr) {
-            return Err(invalid(format!(
-                "v2 B-tree node at {addr} is reached twice (a cycle)"
-            )));
+            return Err(invalid("v2 B-tree node is reached twice (a cycle)").with_offset(addr));
         }
         let level = self.levels.get(usize::from(depth));
         if level.is_none_or(|l| nrec > l.max_nrec) {
-            return Err(invalid(format!(
-                "v2 B-tree node at {addr} claims {nrec} records"
-            )));
+            return Err(invalid(format!("v2 B-tree node claims {nrec} records")).with_offset(addr));
         }
         debug_assert!(self.levels.len() > usize::from(depth));
         // In bounds: `levels` has one entry per level up to the root's
@@ -146,12 +142,12 @@ impl Tree<'_> {
             (b"BTIN", "a v2 B-tree internal node")
         };
         let node = self.src.read_vec(addr, len as u64, what)?;
-        let mut c = Cursor::new(&node, what);
+        let mut c = Cursor::new(&node, what).at(addr);
         if c.bytes(4)? != sig {
-            return Err(data_loss(format!("{what} at {addr}: bad signature")));
+            return Err(data_loss(format!("{what}: bad signature")).with_offset(addr));
         }
         if c.u8()? != 0 || c.u8()? != self.kind {
-            return Err(invalid(format!("{what} at {addr}: bad version or type")));
+            return Err(invalid(format!("{what}: bad version or type")).with_offset(addr));
         }
         checksum::verify(&node, len - 4, what)?;
         let recs = c.bytes(nrec * self.record)?;

@@ -31,32 +31,29 @@ fn walk(
     out: &mut Vec<Child>,
 ) -> Result<()> {
     if !seen.insert(addr) {
-        return Err(invalid(format!(
-            "B-tree node at {addr} is reached twice (a cycle)"
-        )));
+        return Err(invalid("B-tree node is reached twice (a cycle)").with_offset(addr));
     }
     let mut head = [0u8; 24];
     src.read_into(addr, &mut head, "a B-tree node")?;
-    let mut c = Cursor::new(&head, "a B-tree node");
+    let mut c = Cursor::new(&head, "a B-tree node").at(addr);
     if c.bytes(4)? != b"TREE" {
-        return Err(data_loss(format!(
-            "B-tree node at {addr}: no TREE signature"
-        )));
+        return Err(data_loss("B-tree node: no TREE signature").with_offset(addr));
     }
     let (node_kind, level, entries) = (c.u8()?, c.u8()?, c.u16()? as usize);
     if node_kind != kind {
-        return Err(invalid(format!(
-            "B-tree node at {addr} has type {node_kind}, expected {kind}"
-        )));
+        return Err(
+            invalid(format!("B-tree node has type {node_kind}, expected {kind}")).with_offset(addr),
+        );
     }
     if want_level.is_some_and(|w| w != level) {
         return Err(invalid(format!(
-            "B-tree node at {addr} has level {level}, expected one below its parent"
-        )));
+            "B-tree node has level {level}, expected one below its parent"
+        ))
+        .with_offset(addr));
     }
     let len = (entries * (key_size + 8) + key_size) as u64;
     let body = src.read_vec(addr + 24, len, "a B-tree node")?;
-    let mut c = Cursor::new(&body, "a B-tree node");
+    let mut c = Cursor::new(&body, "a B-tree node").at(addr + 24);
     for _ in 0..entries {
         let key = c.bytes(key_size)?;
         let child = c.u64()?;

@@ -54,23 +54,25 @@ fn word(k: &[u8]) -> u32 {
 pub(crate) fn lookup3(data: &[u8]) -> u32 {
     let init = 0xdead_beef_u32.wrapping_add(data.len() as u32);
     let (mut a, mut b, mut c) = (init, init, init);
-    let mut k = data;
-    while k.len() > 12 {
-        a = a.wrapping_add(word(k));
-        // In bounds: the loop runs while more than 12 bytes are left.
-        b = b.wrapping_add(word(k.get(4..).unwrap_or_default()));
-        c = c.wrapping_add(word(k.get(8..).unwrap_or_default()));
-        mix(&mut a, &mut b, &mut c);
-        k = k.get(12..).unwrap_or_default();
+    // Every 12-byte block is mixed but the last (1 to 12 bytes, zero
+    // padded, as lookup3's byte-wise switch adds it), which gets the final
+    // mix; no data, no mix.
+    let mut blocks = data.chunks(12).peekable();
+    while let Some(block) = blocks.next() {
+        let mut padded = [0u8; 12];
+        for (to, from) in padded.iter_mut().zip(block) {
+            *to = *from;
+        }
+        let [a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3] = padded;
+        a = a.wrapping_add(u32::from_le_bytes([a0, a1, a2, a3]));
+        b = b.wrapping_add(u32::from_le_bytes([b0, b1, b2, b3]));
+        c = c.wrapping_add(u32::from_le_bytes([c0, c1, c2, c3]));
+        if blocks.peek().is_some() {
+            mix(&mut a, &mut b, &mut c);
+        } else {
+            final_mix(&mut a, &mut b, &mut c);
+        }
     }
-    if k.is_empty() {
-        return c;
-    }
-    // The tail is zero-padded, as lookup3's byte-wise switch adds it.
-    a = a.wrapping_add(word(k));
-    b = b.wrapping_add(word(k.get(4..).unwrap_or_default()));
-    c = c.wrapping_add(word(k.get(8..).unwrap_or_default()));
-    final_mix(&mut a, &mut b, &mut c);
     c
 }
 
@@ -102,5 +104,34 @@ mod tests {
             super::lookup3(b"Four score and seven years ago"),
             0x17770551
         );
+        // Every length around the blocks, against lookup3.c's loop as
+        // written there (a full last block gets the final mix).
+        let data: Vec<u8> = (0..60u8).map(|i| i.wrapping_mul(37)).collect();
+        for n in 0..data.len() {
+            assert_eq!(super::lookup3(&data[..n]), reference(&data[..n]), "{n}");
+        }
+    }
+
+    fn reference(data: &[u8]) -> u32 {
+        let word = |k: &[u8]| super::word(k);
+        let init = 0xdead_beef_u32.wrapping_add(data.len() as u32);
+        let (mut a, mut b, mut c) = (init, init, init);
+        let mut k = data;
+        while k.len() > 12 {
+            a = a.wrapping_add(word(k));
+            b = b.wrapping_add(word(&k[4..]));
+            c = c.wrapping_add(word(&k[8..]));
+            super::mix(&mut a, &mut b, &mut c);
+            k = &k[12..];
+        }
+        if k.is_empty() {
+            return c;
+        }
+        a = a.wrapping_add(word(k));
+        let tail = |i: usize| if k.len() > i { &k[i..] } else { &[][..] };
+        b = b.wrapping_add(word(tail(4)));
+        c = c.wrapping_add(word(tail(8)));
+        super::final_mix(&mut a, &mut b, &mut c);
+        c
     }
 }

@@ -40,12 +40,7 @@ fn parse_depth(c: &mut Cursor<'_>, depth: u32) -> Result<Datatype> {
     }
     let cv = c.u8()?;
     let (class, version) = (cv & 0x0f, cv >> 4);
-    let bits = c.bytes(3)?;
-    let (b0, b1) = (
-        // In bounds: `bits` holds the 3 bytes just read.
-        bits.first().copied().unwrap_or(0),
-        bits.get(1).copied().unwrap_or(0),
-    );
+    let [b0, b1, _] = c.array::<3>()?;
     let size = c.u32()?;
     let big_endian = b0 & 1 != 0;
     match class {

@@ -14,13 +14,20 @@ pub(crate) fn objects(src: &Source, fheap: u64, names: u64, path: &str) -> Resul
     let (record, records) = super::bt2::records(src, names, 5)?;
     if record < 5 {
         return Err(invalid(format!(
-            "the link name index of {path}: records of {record} bytes"
-        )));
+            "the group's link name index has records of {record} bytes"
+        ))
+        .with_key(if path.is_empty() { "/" } else { path }));
     }
-    // In bounds: records are at least 5 bytes (checked).
     records
         .iter()
-        .map(|r| heap.object(src, r.get(4..).unwrap_or_default()))
+        .map(|r| {
+            #[expect(
+                clippy::indexing_slicing,
+                reason = "every record is `record` >= 5 bytes long (checked above)"
+            )]
+            let id = &r[4..];
+            heap.object(src, id)
+        })
         .collect()
 }
 
@@ -40,11 +47,9 @@ struct FractalHeap {
 impl FractalHeap {
     fn read(src: &Source, addr: u64) -> Result<FractalHeap> {
         let head = src.read_upto(addr, 160, "a fractal heap header")?;
-        let mut c = Cursor::new(&head, "a fractal heap header");
+        let mut c = Cursor::new(&head, "a fractal heap header").at(addr);
         if c.bytes(4)? != b"FRHP" {
-            return Err(data_loss(format!(
-                "fractal heap at {addr}: no FRHP signature"
-            )));
+            return Err(data_loss("fractal heap: no FRHP signature").with_offset(addr));
         }
         c.skip(1)?;
         let id_len = c.u16()? as usize;
@@ -64,9 +69,7 @@ impl FractalHeap {
         }
         checksum::verify(&head, c.pos(), "a fractal heap header")?;
         if width == 0 || start == 0 || max_direct < start || max_heap_bits > 64 {
-            return Err(invalid(format!(
-                "fractal heap at {addr}: bad doubling table"
-            )));
+            return Err(invalid("fractal heap: bad doubling table").with_offset(addr));
         }
         Ok(FractalHeap {
             addr,
@@ -124,10 +127,7 @@ impl FractalHeap {
                 let mut sig = [0u8; 4];
                 src.read_into(self.root, &mut sig, "a fractal heap indirect block")?;
                 if &sig != b"FHIB" {
-                    return Err(data_loss(format!(
-                        "fractal heap at {}: no FHIB root",
-                        self.addr
-                    )));
+                    return Err(data_loss("a fractal heap has no FHIB root").with_offset(self.addr));
                 }
                 return Ok((u64::from_le_bytes(a), row_start + col * size));
             }
@@ -155,9 +155,7 @@ impl FractalHeap {
         let mut sig = [0u8; 4];
         src.read_into(block, &mut sig, "a fractal heap direct block")?;
         if &sig != b"FHDB" {
-            return Err(data_loss(format!(
-                "fractal heap block at {block}: no FHDB signature"
-            )));
+            return Err(data_loss("fractal heap block: no FHDB signature").with_offset(block));
         }
         // The object's offset within its block counts from the block's start.
         let within = off - block_off;

@@ -25,11 +25,9 @@ struct Array<'a> {
 /// filtered chunks stored size and filter mask.
 pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Numbered>> {
     let head = src.read_vec(addr, 72, "an extensible array header")?;
-    let mut c = Cursor::new(&head, "an extensible array header");
+    let mut c = Cursor::new(&head, "an extensible array header").at(addr);
     if c.bytes(4)? != b"EAHD" {
-        return Err(data_loss(format!(
-            "extensible array at {addr}: no EAHD signature"
-        )));
+        return Err(data_loss("extensible array: no EAHD signature").with_offset(addr));
     }
     let version = c.u8()?;
     let client = c.u8()?;
@@ -168,16 +166,13 @@ impl Array<'_> {
             .and_then(|n| n.checked_add(4))
             .ok_or_else(|| invalid(format!("{what} size overflows")))?;
         let b = self.src.read_vec(at, len, what)?;
-        let mut c = Cursor::new(&b, what);
+        let mut c = Cursor::new(&b, what).at(at);
         if c.bytes(4)? != sig {
-            return Err(data_loss(format!("{what} at {at}: bad signature")));
+            return Err(data_loss(format!("{what}: bad signature")).with_offset(at));
         }
         let (version, client, owner) = (c.u8()?, c.u8()?, c.u64()?);
         if version != 0 || client != u8::from(self.filtered) || owner != self.addr {
-            return Err(invalid(format!(
-                "{what} at {at} does not belong to the array at {}",
-                self.addr
-            )));
+            return Err(invalid(format!("{what} does not belong to its array")).with_offset(at));
         }
         checksum::verify(&b, b.len() - 4, what)?;
         Ok(b)

@@ -30,11 +30,9 @@ pub(crate) fn entry(e: &[u8], filtered: bool) -> Result<(u64, u64, u32)> {
 /// which only those marked in its bitmask are initialized.
 pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Numbered>> {
     let head = src.read_vec(addr, 28, "a fixed array header")?;
-    let mut c = Cursor::new(&head, "a fixed array header");
+    let mut c = Cursor::new(&head, "a fixed array header").at(addr);
     if c.bytes(4)? != b"FAHD" {
-        return Err(data_loss(format!(
-            "fixed array at {addr}: no FAHD signature"
-        )));
+        return Err(data_loss("fixed array: no FAHD signature").with_offset(addr));
     }
     c.skip(1)?;
     let client = c.u8()?;
@@ -64,9 +62,7 @@ pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Num
         .ok_or_else(|| invalid("fixed array size overflows"))?;
     let block = src.read_vec(data, len, "a fixed array data block")?;
     if block.get(..4) != Some(b"FADB") {
-        return Err(data_loss(format!(
-            "fixed array data block at {data}: no FADB signature"
-        )));
+        return Err(data_loss("a fixed array data block has no FADB signature").with_offset(data));
     }
     // In bounds: prefix < len, both far below usize::MAX (read above).
     let prefix = prefix as usize;
@@ -74,16 +70,22 @@ pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Num
     if npages == 0 {
         let end = prefix + n as usize * entry_size;
         checksum::verify(&block, end, "a fixed array data block")?;
-        // In bounds: the block was read at end + 4 bytes.
-        let body = block.get(prefix..end).unwrap_or_default();
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "`verify` found a checksum after `end`, and prefix <= end"
+        )]
+        let body = &block[prefix..end];
         for (i, e) in body.chunks(entry_size).enumerate() {
             out.push((i as u64, entry(e, filtered)?));
         }
         return Ok(out);
     }
     checksum::verify(&block, prefix, "a fixed array data block")?;
-    // In bounds: the block was read past its prefix (14 + bitmask bytes).
-    let bitmask = block.get(14..prefix).unwrap_or_default();
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "`verify` found a checksum after `prefix`, which is 14 + the bitmask's bytes"
+    )]
+    let bitmask = &block[14..prefix];
     let mut at = prefix + 4;
     for p in 0..npages {
         let count = (n - p * page).min(page) as usize;
@@ -100,13 +102,9 @@ pub(crate) fn entries(src: &Source, addr: u64, filtered: bool) -> Result<Vec<Num
             continue;
         }
         checksum::verify(body, bytes, "a fixed array page")?;
-        // In bounds: `body` is `bytes` + 4 long.
-        for (i, e) in body
-            .get(..bytes)
-            .unwrap_or_default()
-            .chunks(entry_size)
-            .enumerate()
-        {
+        #[expect(clippy::indexing_slicing, reason = "`body` is `bytes` + 4 long")]
+        let entries = &body[..bytes];
+        for (i, e) in entries.chunks(entry_size).enumerate() {
             out.push((p * page + i as u64, entry(e, filtered)?));
         }
     }

@@ -45,8 +45,8 @@ pub(crate) fn parse(body: &[u8]) -> Result<Vec<Filter>> {
             c.skip(4)?;
         }
         if !matches!(id, 1..=3) {
-            // `split` always yields a first piece.
-            let name = String::from_utf8_lossy(name.split(|&b| b == 0).next().unwrap_or_default());
+            let name: Vec<u8> = name.iter().copied().take_while(|&b| b != 0).collect();
+            let name = String::from_utf8_lossy(&name);
             return Err(unsupported(format!("filter {id} ({name})")));
         }
         out.push(Filter { id, params });
@@ -129,11 +129,12 @@ fn fletcher32_check(mut data: Vec<u8>) -> Result<Vec<u8>> {
         .len()
         .checked_sub(4)
         .ok_or_else(|| data_loss("fletcher32: chunk shorter than its checksum"))?;
-    // In bounds: n = len - 4, checked above.
-    let stored = data
-        .get(n..)
-        .map(|s| s.iter().rev().fold(0u32, |a, &b| (a << 8) | u32::from(b)))
-        .unwrap_or_default();
+    // n = len - 4 (checked above): the last 4 bytes.
+    let (_, tail) = data.split_at(n);
+    let stored = tail
+        .iter()
+        .rev()
+        .fold(0u32, |a, &b| (a << 8) | u32::from(b));
     data.truncate(n);
     let computed = fletcher32(&data);
     if stored == computed {

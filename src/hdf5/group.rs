@@ -49,15 +49,16 @@ pub(crate) fn links(src: &Source, messages: &[Message], path: &str) -> Result<Op
         // HDF5 refuses these names: a '/' would make two objects one path.
         if l.name.is_empty() || l.name == "." || l.name.contains('/') {
             return Err(invalid(format!(
-                "group {path:?} has a link named {:?}, which HDF5 does not allow",
+                "the group has a link named {:?}, which HDF5 does not allow",
                 l.name
-            )));
+            ))
+            .with_key(group_key(path)));
         }
         if !seen.insert(l.name.as_str()) {
-            return Err(invalid(format!(
-                "group {path:?} has two links named {:?}",
-                l.name
-            )));
+            return Err(
+                invalid(format!("the group has two links named {:?}", l.name))
+                    .with_key(group_key(path)),
+            );
         }
     }
     Ok(is_group.then_some(out))
@@ -68,12 +69,11 @@ fn symbol_table(src: &Source, tree: u64, heap: u64, path: &str, out: &mut Vec<Li
     for node in btree::leaves(src, tree, 0, 8)? {
         let mut head = [0u8; 8];
         src.read_into(node.addr, &mut head, "a symbol table node")?;
-        let mut c = Cursor::new(&head, "a symbol table node");
+        let mut c = Cursor::new(&head, "a symbol table node").at(node.addr);
         if c.bytes(4)? != b"SNOD" {
-            return Err(data_loss(format!(
-                "symbol node at {}: no SNOD signature",
-                node.addr
-            )));
+            return Err(
+                data_loss("a symbol table node has no SNOD signature").with_offset(node.addr)
+            );
         }
         c.skip(2)?;
         let count = u64::from(c.u16()?);
@@ -83,7 +83,7 @@ fn symbol_table(src: &Source, tree: u64, heap: u64, path: &str, out: &mut Vec<Li
             let name = heap.name(c.u64()?)?;
             let addr = c.u64()?;
             if c.u32()? == 2 {
-                return Err(unsupported(format!("soft link ({path}/{name})")));
+                return Err(unsupported("soft link").with_key(child_key(path, &name)));
             }
             out.push(Link { name, addr });
         }
@@ -114,9 +114,9 @@ fn link(body: &[u8], path: &str) -> Result<Link> {
             name,
             addr: c.u64()?,
         }),
-        1 => Err(unsupported(format!("soft link ({path}/{name})"))),
-        64 => Err(unsupported(format!("external link ({path}/{name})"))),
-        t => Err(unsupported(format!("link type {t} ({path}/{name})"))),
+        1 => Err(unsupported("soft link").with_key(child_key(path, &name))),
+        64 => Err(unsupported("external link").with_key(child_key(path, &name))),
+        t => Err(unsupported(format!("link type {t}")).with_key(child_key(path, &name))),
     }
 }
 
@@ -125,4 +125,18 @@ fn dense(src: &Source, fheap: u64, names: u64, path: &str, out: &mut Vec<Link>) 
         out.push(link(&body, path)?);
     }
     Ok(())
+}
+
+/// The key errors give a group: its path, `/` for the root.
+fn group_key(path: &str) -> &str {
+    if path.is_empty() { "/" } else { path }
+}
+
+/// The path of the link `name` in the group at `path`.
+fn child_key(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}/{name}")
+    }
 }

@@ -13,11 +13,9 @@ impl LocalHeap {
     pub(crate) fn read(src: &Source, addr: u64) -> Result<LocalHeap> {
         let mut head = [0u8; 32];
         src.read_into(addr, &mut head, "a local heap")?;
-        let mut c = Cursor::new(&head, "a local heap");
+        let mut c = Cursor::new(&head, "a local heap").at(addr);
         if c.bytes(4)? != b"HEAP" {
-            return Err(data_loss(format!(
-                "local heap at {addr}: no HEAP signature"
-            )));
+            return Err(data_loss("local heap: no HEAP signature").with_offset(addr));
         }
         let version = c.u8()?;
         if version != 0 {
@@ -51,16 +49,14 @@ impl LocalHeap {
 pub(crate) fn global_object(src: &Source, addr: u64, index: u32) -> Result<Vec<u8>> {
     let mut head = [0u8; 16];
     src.read_into(addr, &mut head, "a global heap collection")?;
-    let mut c = Cursor::new(&head, "a global heap collection");
+    let mut c = Cursor::new(&head, "a global heap collection").at(addr);
     if c.bytes(4)? != b"GCOL" {
-        return Err(data_loss(format!(
-            "global heap at {addr}: no GCOL signature"
-        )));
+        return Err(data_loss("global heap: no GCOL signature").with_offset(addr));
     }
     c.skip(4)?;
     let size = c.u64()?;
     let coll = src.read_vec(addr, size, "a global heap collection")?;
-    let mut c = Cursor::new(&coll, "a global heap collection");
+    let mut c = Cursor::new(&coll, "a global heap collection").at(addr);
     c.skip(16)?;
     while c.remaining() >= 16 {
         let idx = c.u16()?;
@@ -76,7 +72,5 @@ pub(crate) fn global_object(src: &Source, addr: u64, index: u32) -> Result<Vec<u
         }
         c.align(8)?;
     }
-    Err(data_loss(format!(
-        "global heap collection at {addr} has no object {index}"
-    )))
+    Err(data_loss(format!("global heap collection has no object {index}")).with_offset(addr))
 }

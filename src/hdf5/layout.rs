@@ -307,11 +307,10 @@ fn btree_v2(src: &Source, addr: u64, grid: &Grid, filtered: bool) -> Result<Vec<
     let (record, records) = bt2::records(src, addr, kind)?;
     let rank = grid.shape.len();
     let fixed = 8 + 8 * rank + if filtered { 4 } else { 0 };
-    // Shorter than the fixed fields: usize::MAX fails the check below.
-    let width = record.checked_sub(fixed).unwrap_or(usize::MAX);
-    if (filtered && !(1..=8).contains(&width)) || (!filtered && width != 0) {
-        return Err(invalid(format!("chunk B-tree records of {record} bytes")));
-    }
+    let width = match record.checked_sub(fixed) {
+        Some(w) if (filtered && (1..=8).contains(&w)) || (!filtered && w == 0) => w,
+        _ => return Err(invalid(format!("chunk B-tree records of {record} bytes"))),
+    };
     let mut out = Vec::with_capacity(records.len());
     for r in records {
         let mut c = Cursor::new(&r, "a chunk B-tree record");

@@ -29,8 +29,10 @@ use std::fmt::Display;
 
 pub use attribute::AttrValue;
 pub use read::{Dataset, Hdf5File};
-pub use source::Source;
+pub(crate) use source::Source;
 pub use writer::Hdf5Writer;
+
+pub(crate) use writer::beside;
 
 /// Whether [`Hdf5Writer`] can store `dtype` so it reads back the same.
 pub(crate) fn writer_can_hold(dtype: crate::DataType) -> bool {
@@ -58,22 +60,53 @@ pub(crate) fn data_loss(message: impl Display) -> Error {
 }
 
 /// A little-endian cursor over a metadata block; every read is checked.
+/// A block read from an address ([`Cursor::at`]) reports where it ran
+/// short as an offset (`with_offset`).
 #[derive(Clone, Debug)]
 pub(crate) struct Cursor<'a> {
     buf: &'a [u8],
     pos: usize,
     what: &'static str,
+    /// The address of the block's first byte, when it has one.
+    at: Option<u64>,
 }
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(buf: &'a [u8], what: &'static str) -> Self {
-        Cursor { buf, pos: 0, what }
+        Cursor {
+            buf,
+            pos: 0,
+            what,
+            at: None,
+        }
+    }
+    /// The block lies at address `addr`: errors name the offset.
+    pub(crate) fn at(mut self, addr: u64) -> Self {
+        self.at = Some(addr);
+        self
     }
     pub(crate) fn pos(&self) -> usize {
         self.pos
     }
     pub(crate) fn remaining(&self) -> usize {
         self.buf.len().saturating_sub(self.pos)
+    }
+    /// The bytes after the cursor.
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "pos <= buf.len(): it moves only past bytes `bytes` returned, and past the NUL \
+                  `cstr` found"
+    )]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        &self.buf[self.pos..]
+    }
+    /// `err` at the cursor: the offset of its position, when the block's
+    /// address is known.
+    fn here(&self, err: Error) -> Error {
+        match self.at {
+            Some(at) => err.with_offset(at.saturating_add(self.pos as u64)),
+            None => err,
+        }
     }
     pub(crate) fn bytes(&mut self, n: usize) -> crate::error::Result<&'a [u8]> {
         let end = self.pos.checked_add(n);
@@ -82,13 +115,18 @@ impl<'a> Cursor<'a> {
                 self.pos += n;
                 Ok(s)
             }
-            None => Err(data_loss(format!(
-                "{} is truncated: needs {n} bytes at {}, has {}",
+            None => Err(self.here(data_loss(format!(
+                "{} is truncated: needs {n} bytes, has {}",
                 self.what,
-                self.pos,
                 self.remaining()
-            ))),
+            )))),
         }
+    }
+    /// The next `N` bytes as an array.
+    pub(crate) fn array<const N: usize>(&mut self) -> crate::error::Result<[u8; N]> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.bytes(N)?);
+        Ok(out)
     }
     pub(crate) fn skip(&mut self, n: usize) -> crate::error::Result<()> {
         self.bytes(n).map(|_| ())
@@ -108,7 +146,7 @@ impl<'a> Cursor<'a> {
     /// A little-endian unsigned integer of `n` (≤ 8) bytes.
     pub(crate) fn uint(&mut self, n: usize) -> crate::error::Result<u64> {
         if n > 8 {
-            return Err(invalid(format!("{}: a {n}-byte integer", self.what)));
+            return Err(self.here(invalid(format!("{}: a {n}-byte integer", self.what))));
         }
         let b = self.bytes(n)?;
         Ok(b.iter()
@@ -122,11 +160,11 @@ impl<'a> Cursor<'a> {
     }
     /// A NUL-terminated string (the NUL consumed).
     pub(crate) fn cstr(&mut self) -> crate::error::Result<&'a [u8]> {
-        let rest = self.buf.get(self.pos..).unwrap_or_default();
-        let n = rest
+        let n = self
+            .rest()
             .iter()
             .position(|&b| b == 0)
-            .ok_or_else(|| data_loss(format!("{}: unterminated name", self.what)))?;
+            .ok_or_else(|| self.here(data_loss(format!("{}: unterminated name", self.what))))?;
         let s = self.bytes(n)?;
         self.pos += 1;
         Ok(s)

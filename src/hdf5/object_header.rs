@@ -55,12 +55,10 @@ pub(crate) fn read(src: &Source, addr: u64) -> Result<Vec<Message>> {
 fn read_v1(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let mut head = [0u8; 16];
     src.read_into(addr, &mut head, "an object header")?;
-    let mut c = Cursor::new(&head, "an object header");
+    let mut c = Cursor::new(&head, "an object header").at(addr);
     let version = c.u8()?;
     if version != 1 {
-        return Err(unsupported(format!(
-            "object header version {version} at {addr}"
-        )));
+        return Err(unsupported(format!("object header version {version}")).with_offset(addr));
     }
     c.skip(1)?;
     let count = c.u16()? as usize;
@@ -71,12 +69,10 @@ fn read_v1(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let mut seen = HashSet::new();
     while let Some((at, len)) = chunks.pop() {
         if !seen.insert(at) || seen.len() > MAX_CHUNKS {
-            return Err(invalid(format!(
-                "object header at {addr}: continuation cycle"
-            )));
+            return Err(invalid("object header: continuation cycle").with_offset(addr));
         }
         let block = src.read_vec(at, len, "an object header chunk")?;
-        let mut c = Cursor::new(&block, "an object header chunk");
+        let mut c = Cursor::new(&block, "an object header chunk").at(at);
         while c.remaining() >= 8 && out.len() < count {
             let kind = c.u16()?;
             let size = c.u16()? as usize;
@@ -112,11 +108,11 @@ fn push(
 
 fn read_v2(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let head = src.read_upto(addr, 64, "an object header")?;
-    let mut c = Cursor::new(&head, "an object header");
+    let mut c = Cursor::new(&head, "an object header").at(addr);
     c.skip(4)?;
     let version = c.u8()?;
     if version != 2 {
-        return Err(unsupported(format!("OHDR version {version} at {addr}")));
+        return Err(unsupported(format!("OHDR version {version}")).with_offset(addr));
     }
     let flags = c.u8()?;
     if flags & 0x20 != 0 {
@@ -134,9 +130,7 @@ fn read_v2(src: &Source, addr: u64) -> Result<Vec<Message>> {
     let mut seen = HashSet::new();
     while let Some((at, prefix, len)) = chunks.pop() {
         if !seen.insert(at) || seen.len() > MAX_CHUNKS {
-            return Err(invalid(format!(
-                "object header at {addr}: continuation cycle"
-            )));
+            return Err(invalid("object header: continuation cycle").with_offset(addr));
         }
         // prefix + messages + checksum; an `OCHK` chunk's length includes
         // its signature and checksum.
@@ -147,13 +141,16 @@ fn read_v2(src: &Source, addr: u64) -> Result<Vec<Message>> {
         let block = src.read_vec(at, total, "an object header chunk")?;
         let n = block.len().saturating_sub(4);
         if at != addr && block.get(..4) != Some(b"OCHK") {
-            return Err(data_loss(format!(
-                "object header continuation at {at}: no OCHK signature"
-            )));
+            return Err(
+                data_loss("an object header continuation has no OCHK signature").with_offset(at),
+            );
         }
         checksum::verify(&block, n, "an object header chunk")?;
-        // In bounds: `prefix` is the 4-byte signature or 0, and n <= len (checksum verified).
-        let body = block.get(prefix as usize..n).unwrap_or_default();
+        #[expect(
+            clippy::indexing_slicing,
+            reason = "`prefix` is the 4-byte signature or 0, and `verify` found a checksum after n"
+        )]
+        let body = &block[prefix as usize..n];
         let mut c = Cursor::new(body, "an object header chunk");
         let head_len = if creation_order { 6 } else { 4 };
         let mut conts = Vec::new();

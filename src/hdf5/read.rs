@@ -3,6 +3,7 @@
 //! and reading one dataset into a [`Tensor`].
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::attribute::{self, AttrValue};
 use super::datatype::{self, Datatype};
@@ -12,8 +13,12 @@ use super::object_header::{self, Message, kind};
 use super::{Cursor, Source, UNDEF, dataspace, group, invalid, superblock, unsupported};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::io::Blob;
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
+
+/// What errors call a dataset's elements.
+const DATA: &str = "the dataset's data";
 
 /// Groups nested deeper than this are refused.
 const MAX_DEPTH: usize = 64;
@@ -40,6 +45,11 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    fn with_path(mut self, path: String) -> Dataset {
+        self.path = path;
+        self
+    }
+
     /// The bytes its elements take in memory.
     pub fn byte_len(&self) -> u64 {
         (self.shape.num_elements() as u64).saturating_mul(self.dtype.size() as u64)
@@ -55,30 +65,35 @@ pub struct Hdf5File {
 }
 
 impl Hdf5File {
-    /// Opens the HDF5 file held by `src` and walks all of its groups.
+    /// Opens the HDF5 file held by `blob` (a local file, bytes in memory,
+    /// a STORED zip member, an object in a store) and walks all of its
+    /// groups.
     ///
     /// # Errors
     /// Not HDF5; truncated or corrupt metadata; a feature outside the
     /// subset ("HDF5 feature X not supported").
     ///
     /// ```
-    /// use tftensor::hdf5::{Hdf5File, Hdf5Writer, Source};
+    /// use std::sync::Arc;
+    /// use tftensor::hdf5::{Hdf5File, Hdf5Writer};
+    /// use tftensor::io::LocalFile;
     /// use tftensor::Tensor;
     /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
     /// let path = tmp.path().join("h5.h5");
     /// let mut w = Hdf5Writer::create(&path)?;
     /// w.add("g/x", &Tensor::from_vec([3], vec![1i32, 2, 3])?)?;
     /// w.finish()?;
-    /// let f = Hdf5File::open(Source::open(&path)?)?;
+    /// let f = Hdf5File::open(Arc::new(LocalFile::open(&path)?))?;
     /// let ds = &f.datasets()[0];
     /// assert_eq!(ds.path, "g/x");
     /// assert_eq!(f.read(ds)?.as_slice::<i32>()?, &[1, 2, 3]);
     /// # std::fs::remove_file(&path).ok();
     /// # Ok::<(), tftensor::Error>(())
     /// ```
-    pub fn open(src: Source) -> Result<Hdf5File> {
+    pub fn open(blob: Arc<dyn Blob>) -> Result<Hdf5File> {
+        let src = Source::new(blob);
         let sb = superblock::read(&src)?;
-        let src = src.rebase(sb.base);
+        let src = src.rebase(sb.base)?;
         let mut file = Hdf5File {
             src,
             datasets: Vec::new(),
@@ -115,9 +130,9 @@ impl Hdf5File {
         seen: &mut HashSet<u64>,
     ) -> Result<()> {
         if depth > MAX_DEPTH {
-            return Err(unsupported(format!(
-                "groups nested deeper than {MAX_DEPTH} ({path})"
-            )));
+            return Err(
+                unsupported(format!("groups nested deeper than {MAX_DEPTH}")).with_key(path),
+            );
         }
         // Each object once, as H5Ovisit does: a second hard link (or a
         // link back to an ancestor) is not followed again.
@@ -140,7 +155,10 @@ impl Hdf5File {
             return Ok(());
         }
         if messages.iter().any(|m| m.kind == kind::LAYOUT) {
-            let ds = self.dataset(&messages, path)?;
+            let ds = self
+                .dataset(&messages)
+                .map_err(|e| e.with_key(&path))?
+                .with_path(path);
             self.datasets.push(ds);
         }
         // Anything else (a committed datatype) holds no tensor.
@@ -169,11 +187,13 @@ impl Hdf5File {
         Ok(out)
     }
 
-    fn dataset(&self, messages: &[Message], path: String) -> Result<Dataset> {
+    /// The dataset whose header holds `messages` (its path set by the
+    /// caller, which adds it to errors).
+    fn dataset(&self, messages: &[Message]) -> Result<Dataset> {
         let (mut space, mut dtype, mut layout, mut filters) = (None, None, None, Vec::new());
         let mut fill_nonzero = false;
         for m in messages {
-            let shared = || Err(unsupported(format!("shared header message ({path})")));
+            let shared = || Err(unsupported("shared header message"));
             match m.kind {
                 kind::DATASPACE if m.is_shared() => return shared(),
                 kind::DATATYPE if m.is_shared() => return shared(),
@@ -188,8 +208,8 @@ impl Hdf5File {
                 }
                 kind::LAYOUT => layout = Some(layout::parse(&m.body)?),
                 kind::FILTERS => filters = filters::parse(&m.body)?,
-                kind::EXTERNAL => return Err(unsupported(format!("external storage ({path})"))),
-                kind::FILL => fill_nonzero |= nonzero_fill(&m.body, &path)?,
+                kind::EXTERNAL => return Err(unsupported("external storage")),
+                kind::FILL => fill_nonzero |= nonzero_fill(&m.body)?,
                 kind::FILL_OLD => {
                     // The old message: a u32 size, then the value.
                     let mut c = Cursor::new(&m.body, "a fill value message");
@@ -197,16 +217,16 @@ impl Hdf5File {
                     fill_nonzero |= c.bytes(size)?.iter().any(|&b| b != 0);
                 }
                 k if m.flags & 0x08 != 0 && k > 0x18 => {
-                    return Err(unsupported(format!("header message type {k} ({path})")));
+                    return Err(unsupported(format!("header message type {k}")));
                 }
                 _ => {}
             }
         }
         let (dims, max_dims) = space
-            .ok_or_else(|| invalid(format!("dataset {path} has no dataspace")))?
-            .ok_or_else(|| unsupported(format!("null dataspace ({path})")))?;
-        let dtype = dtype.ok_or_else(|| invalid(format!("dataset {path} has no datatype")))?;
-        let layout = layout.ok_or_else(|| invalid(format!("dataset {path} has no layout")))?;
+            .ok_or_else(|| invalid("the dataset has no dataspace"))?
+            .ok_or_else(|| unsupported("null dataspace"))?;
+        let dtype = dtype.ok_or_else(|| invalid("the dataset has no datatype"))?;
+        let layout = layout.ok_or_else(|| invalid("the dataset has no layout"))?;
         let attrs = self.attrs(messages)?;
         let is_bf16 = attrs
             .iter()
@@ -216,24 +236,21 @@ impl Hdf5File {
             Datatype::Opaque { size: 2 } if is_bf16 => (DataType::BFloat16, false),
             Datatype::Opaque { size } => {
                 return Err(unsupported(format!(
-                    "opaque {size}-byte datatype without a dtype attribute ({path})"
+                    "opaque {size}-byte datatype without a dtype attribute"
                 )));
             }
             Datatype::FixedString { .. } | Datatype::VlenString => {
-                return Err(unsupported(format!("string datasets ({path})")));
+                return Err(unsupported("string datasets"));
             }
         };
         let mut sdims = Vec::with_capacity(dims.len());
         for d in &dims {
-            sdims.push(
-                i64::try_from(*d)
-                    .map_err(|_| invalid(format!("dataset {path}: dimension {d} too large")))?,
-            );
+            sdims.push(i64::try_from(*d).map_err(|_| invalid(format!("dimension {d} too large")))?);
         }
         let shape = TensorShape::new(&sdims)?;
         crate::tensor::byte_len(dt, shape.num_elements())?;
         Ok(Dataset {
-            path,
+            path: String::new(),
             dtype: dt,
             shape,
             attrs,
@@ -246,41 +263,42 @@ impl Hdf5File {
     }
 
     /// Reads one dataset's elements, byte-equal to h5py's `ds[()]`.
+    ///
+    /// # Errors
+    /// Corrupt or unsupported data, with the dataset's path as the key.
     pub fn read(&self, ds: &Dataset) -> Result<Tensor> {
+        self.read_data(ds).map_err(|e| e.with_key(&ds.path))
+    }
+
+    fn read_data(&self, ds: &Dataset) -> Result<Tensor> {
         let len = ds.byte_len();
         let mut t = match &ds.layout {
             Layout::Contiguous { addr, size } => {
                 if *addr == UNDEF || len == 0 {
                     check_fill(ds, len)?;
-                    check_expansion(&ds.path, len, 0)?;
+                    check_expansion(len, 0)?;
                     return Tensor::new(ds.dtype, ds.shape.clone());
                 }
                 if *size < len {
-                    return Err(invalid(format!(
-                        "dataset {}: {size} bytes stored for {len}",
-                        ds.path
-                    )));
+                    return Err(invalid(format!("{size} bytes stored for {len}")));
                 }
                 if !ds.filters.is_empty() {
-                    return Err(unsupported(format!(
-                        "filters on contiguous data ({})",
-                        ds.path
-                    )));
+                    return Err(unsupported("filters on contiguous data"));
                 }
-                self.src.check(*addr, len, &ds.path)?;
+                self.src.check(*addr, len, DATA)?;
                 if len >= super::source::LARGE {
-                    let bytes = self.src.read_bytes(*addr, len, &ds.path)?;
+                    let bytes = self.src.read_bytes(*addr, len, DATA)?;
                     Tensor::from_buffer(ds.dtype, ds.shape.clone(), bytes)?
                 } else {
                     let mut t = Tensor::new(ds.dtype, ds.shape.clone())?;
-                    self.src.read_into(*addr, t.raw_bytes_mut()?, &ds.path)?;
+                    self.src.read_into(*addr, t.raw_bytes_mut()?, DATA)?;
                     t
                 }
             }
             Layout::Compact(data) => {
-                let bytes = data.get(..len as usize).ok_or_else(|| {
-                    invalid(format!("dataset {}: compact data too short", ds.path))
-                })?;
+                let bytes = data
+                    .get(..len as usize)
+                    .ok_or_else(|| invalid("compact data too short"))?;
                 let mut t = Tensor::new(ds.dtype, ds.shape.clone())?;
                 t.raw_bytes_mut()?.copy_from_slice(bytes);
                 t
@@ -293,10 +311,7 @@ impl Hdf5File {
                 swap(buf, ds.dtype);
             }
             if ds.dtype == DataType::Bool && buf.iter().any(|&b| b > 1) {
-                return Err(invalid(format!(
-                    "dataset {}: a bool byte other than 0 or 1",
-                    ds.path
-                )));
+                return Err(invalid("a bool byte other than 0 or 1"));
             }
         }
         Ok(t)
@@ -307,15 +322,12 @@ impl Hdf5File {
         let elem = ds.dtype.size() as u64;
         let (cdims, last) = dims.split_at(dims.len().saturating_sub(1));
         if cdims.len() != shape.len() || last != [elem] || cdims.contains(&0) {
-            return Err(invalid(format!(
-                "dataset {}: chunk dimensions {dims:?} do not fit",
-                ds.path
-            )));
+            return Err(invalid(format!("chunk dimensions {dims:?} do not fit")));
         }
         let chunk_bytes = cdims
             .iter()
             .try_fold(elem, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| invalid(format!("dataset {}: chunk too large", ds.path)))?;
+            .ok_or_else(|| invalid("chunk too large"))?;
         if ds.byte_len() == 0 {
             return Tensor::new(ds.dtype, ds.shape.clone());
         }
@@ -331,13 +343,13 @@ impl Hdf5File {
         let total = chunks
             .iter()
             .fold(0u64, |a, ch| a.saturating_add(stored_of(ch)));
-        check_expansion(&ds.path, ds.byte_len(), total)?;
+        check_expansion(ds.byte_len(), total)?;
         let mut t = Tensor::new(ds.dtype, ds.shape.clone())?;
         let out = t.raw_bytes_mut()?;
         for ch in chunks {
             let stored = stored_of(&ch);
-            check_expansion(&ds.path, chunk_bytes, stored)?;
-            let raw = self.src.read_vec(ch.addr, stored, &ds.path)?;
+            check_expansion(chunk_bytes, stored)?;
+            let raw = self.src.read_vec(ch.addr, stored, "a chunk")?;
             let data = filters::decode(
                 &ds.filters,
                 ch.mask,
@@ -347,17 +359,12 @@ impl Hdf5File {
             )?;
             if data.len() as u64 != chunk_bytes {
                 return Err(invalid(format!(
-                    "dataset {}: a chunk holds {} bytes, expected {chunk_bytes}",
-                    ds.path,
+                    "a chunk holds {} bytes, expected {chunk_bytes}",
                     data.len()
                 )));
             }
-            place(out, &data, &shape, cdims, &ch.offsets, elem as usize).ok_or_else(|| {
-                invalid(format!(
-                    "dataset {}: a chunk lies outside the dataset",
-                    ds.path
-                ))
-            })?;
+            place(out, &data, &shape, cdims, &ch.offsets, elem as usize)
+                .ok_or_else(|| invalid("a chunk lies outside the dataset"))?;
         }
         Ok(t)
     }
@@ -436,10 +443,7 @@ fn swap(buf: &mut [u8], dtype: DataType) {
 /// Unallocated storage reads as zeros unless the fill value is non-zero.
 fn check_fill(ds: &Dataset, len: u64) -> Result<()> {
     if ds.fill_nonzero && len > 0 {
-        Err(unsupported(format!(
-            "non-zero fill value for unallocated data ({})",
-            ds.path
-        )))
+        Err(unsupported("non-zero fill value for unallocated data"))
     } else {
         Ok(())
     }
@@ -447,7 +451,7 @@ fn check_fill(ds: &Dataset, len: u64) -> Result<()> {
 
 /// Whether a fill value message defines a value other than zeros; h5py's
 /// defaults (no value, or size 0) read as zeros.
-fn nonzero_fill(body: &[u8], path: &str) -> Result<bool> {
+fn nonzero_fill(body: &[u8]) -> Result<bool> {
     let mut c = Cursor::new(body, "a fill value message");
     let version = c.u8()?;
     let defined = match version {
@@ -461,9 +465,7 @@ fn nonzero_fill(body: &[u8], path: &str) -> Result<bool> {
         }
         3 => c.u8()? & 0x20 != 0,
         v => {
-            return Err(unsupported(format!(
-                "fill value message version {v} ({path})"
-            )));
+            return Err(unsupported(format!("fill value message version {v}")));
         }
     };
     if !defined {
@@ -479,12 +481,12 @@ fn nonzero_fill(body: &[u8], path: &str) -> Result<bool> {
 /// tiny hostile file cannot make us allocate gigabytes of zeros. Keras never
 /// writes unallocated datasets; h5py's `create_dataset(shape)` without data
 /// over 1 MiB is refused by this.
-fn check_expansion(path: &str, declared: u64, stored: u64) -> Result<()> {
+fn check_expansion(declared: u64, stored: u64) -> Result<()> {
     if declared <= (1 << 20) || declared <= stored.saturating_mul(1100) {
         Ok(())
     } else {
         Err(invalid(format!(
-            "dataset {path} declares {declared} bytes but stores only {stored}"
+            "the dataset declares {declared} bytes but stores only {stored}"
         )))
     }
 }

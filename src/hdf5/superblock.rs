@@ -31,7 +31,7 @@ pub(crate) fn read(src: &Source) -> Result<Superblock> {
 
 fn parse(src: &Source, at: u64) -> Result<Superblock> {
     let buf = src.read_upto(at, 128, "the superblock")?;
-    let mut c = Cursor::new(&buf, "the superblock");
+    let mut c = Cursor::new(&buf, "the superblock").at(at);
     c.skip(8)?;
     let version = c.u8()?;
     let (base, eof, root) = match version {

@@ -41,6 +41,24 @@ pub struct Hdf5Writer {
     root: BTreeMap<String, Node>,
 }
 
+/// The path beside `path` named as it is plus `suffix` (a temporary, or
+/// a part of an archive).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a path that names no file (`dir/..`):
+/// a name beside it would land elsewhere.
+pub(crate) fn beside(path: &Path, suffix: &str) -> Result<PathBuf> {
+    let Some(name) = path.file_name() else {
+        return Err(
+            Error::InvalidArgument("the output path names no file".into())
+                .with_path(path.display()),
+        );
+    };
+    let mut name = name.to_os_string();
+    name.push(suffix);
+    Ok(path.with_file_name(name))
+}
+
 fn io(path: &Path, e: &std::io::Error) -> Error {
     Error::io(path.display(), e)
 }
@@ -49,9 +67,7 @@ impl Hdf5Writer {
     /// Starts a file that [`finish`](Self::finish) renames to `path`.
     pub fn create(path: impl AsRef<Path>) -> Result<Hdf5Writer> {
         let path = path.as_ref().to_path_buf();
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(format!(".tmp{}", std::process::id()));
-        let tmp = path.with_file_name(name);
+        let tmp = beside(&path, &format!(".tmp{}", std::process::id()))?;
         let mut file = File::create(&tmp).map_err(|e| io(&tmp, &e))?;
         file.write_all(&[0u8; SUPERBLOCK as usize])
             .map_err(|e| io(&tmp, &e))?;
@@ -69,7 +85,7 @@ impl Hdf5Writer {
         datatype(t.dtype())?;
         let parts: Vec<&str> = name.trim_start_matches('/').split('/').collect();
         if parts.iter().any(|p| p.is_empty() || p.contains('\0')) {
-            return Err(invalid(format!("bad dataset name {name:?}")));
+            return Err(invalid("bad dataset name").with_key(name));
         }
         let (leaf, groups) = parts
             .split_last()
@@ -83,12 +99,12 @@ impl Hdf5Writer {
             g = match n {
                 Node::Group(children) => children,
                 Node::Dataset { .. } => {
-                    return Err(invalid(format!("{name}: {p} is a dataset, not a group")));
+                    return Err(invalid(format!("{p} is a dataset, not a group")).with_key(name));
                 }
             };
         }
         if g.contains_key(*leaf) {
-            return Err(invalid(format!("{name} was already added")));
+            return Err(invalid("the dataset was already added").with_key(name));
         }
         let bytes = t.tensor_data()?;
         let size = bytes.len() as u64;
@@ -116,7 +132,9 @@ impl Hdf5Writer {
                 .or_insert_with(|| Node::Group(BTreeMap::new()));
             g = match n {
                 Node::Group(children) => children,
-                Node::Dataset { .. } => return Err(invalid(format!("{name}: {p} is a dataset"))),
+                Node::Dataset { .. } => {
+                    return Err(invalid(format!("{p} is a dataset")).with_key(name));
+                }
             };
         }
         Ok(())

@@ -31,7 +31,8 @@ use std::path::Path;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::hdf5::{Hdf5File, Source};
+use crate::hdf5::Hdf5File;
+use crate::io::{Located, OpenOptions, Stat};
 use crate::shape::TensorShape;
 use crate::tensor::Tensor;
 
@@ -73,36 +74,61 @@ pub struct KerasFile {
     metadata: Vec<(String, String)>,
 }
 
-/// The module's format error.
-fn invalid(path: &Path, message: impl std::fmt::Display) -> Error {
-    Error::invalid_format("keras", message.to_string()).with_path(path.display())
+/// The module's format error, for the file `name`.
+fn invalid(name: &str, message: impl std::fmt::Display) -> Error {
+    Error::invalid_format("keras", message.to_string()).with_path(name)
 }
 
 impl KerasFile {
-    /// Opens a `.weights.h5`, `.keras`, sharded `.weights.json` or legacy
-    /// `.h5` file, by its content (zip, JSON manifest, or HDF5).
+    /// Opens a local `.weights.h5`, `.keras`, sharded `.weights.json` or
+    /// legacy `.h5` file, by its content (zip, JSON manifest, or HDF5).
     ///
     /// # Errors
     /// I/O errors; anything that is not one of these kinds; the npz
     /// variant of `.keras`; HDF5 features outside [`crate::hdf5`]'s subset.
     pub fn open(path: impl AsRef<Path>) -> Result<KerasFile> {
-        let path = path.as_ref();
-        let mut head = [0u8; 8];
-        let n = {
-            use std::io::Read;
-            let mut f = std::fs::File::open(path).map_err(|e| Error::io(path.display(), &e))?;
-            f.read(&mut head)
-                .map_err(|e| Error::io(path.display(), &e))?
-        };
-        // In bounds: `n` bytes were just read into `head`.
-        let head = head.get(..n).unwrap_or_default();
+        KerasFile::open_at(
+            &Located::new(crate::io::Format::KERAS, path),
+            &OpenOptions::default(),
+        )
+    }
+
+    /// [`KerasFile::open`] of a located file in any store: the file is
+    /// read by range through its byte source (mapped when `options` say
+    /// so), a `.keras` archive's members as windows of it, a sharded
+    /// save's shards through the same store.
+    ///
+    /// # Errors
+    /// As [`KerasFile::open`].
+    ///
+    /// ```
+    /// use tftensor::io::{Format, Located, OpenOptions};
+    /// use tftensor::keras::KerasFile;
+    /// let at = Located::new(Format::KERAS, "tests/data/keras/seq.keras");
+    /// let f = KerasFile::open_at(&at, &OpenOptions::default())?;
+    /// assert!(!f.entries().is_empty());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn open_at(at: &Located, options: &OpenOptions) -> Result<KerasFile> {
+        let blob = at.blob(options)?;
+        let head = blob.read_upto(0, 8)?;
         let (parts, metadata) = if head.starts_with(b"PK\x03\x04") {
-            let (src, metadata) = archive::open(path)?;
-            (vec![Hdf5File::open(src)?], metadata)
+            let (weights, metadata) = archive::open(&blob)?;
+            (vec![Hdf5File::open(weights)?], metadata)
         } else if head.first() == Some(&b'{') {
-            (sharded::open(path)?, Vec::new())
+            let (dir, _) = at.store.split(&at.key);
+            let shard = |name: &str| {
+                let key = at.store.join(&dir, name);
+                if at.store.stat(&key)? == Stat::Missing {
+                    return Err(Error::not_found("keras: the shard is missing")
+                        .with_path(blob.id())
+                        .with_key(name));
+                }
+                at.open_key(&key, options)
+            };
+            (sharded::open(&*blob, shard)?, Vec::new())
         } else {
-            let f = Hdf5File::open(Source::open(path)?)?;
+            let f = Hdf5File::open(blob)?;
             let metadata = legacy::metadata(&f);
             (vec![f], metadata)
         };
@@ -149,7 +175,7 @@ impl KerasFile {
         let i = *self
             .by_name
             .get(name)
-            .ok_or_else(|| Error::not_found(format!("keras: no tensor named {name:?}")))?;
+            .ok_or_else(|| Error::not_found("keras: no tensor of this name").with_key(name))?;
         self.read_index(i)
     }
 

@@ -4,27 +4,34 @@
 //! union of every shard's datasets, so this reads the shard names from it
 //! and nothing else (no JSON parser needed beyond its strings).
 
-use std::path::Path;
+use std::sync::Arc;
 
 use super::invalid;
-use crate::error::{Error, Result};
-use crate::hdf5::{Hdf5File, Source};
+use crate::error::Result;
+use crate::hdf5::Hdf5File;
+use crate::io::Blob;
 
 /// Manifests larger than this are refused (real ones are kilobytes).
 const MAX_MANIFEST: u64 = 64 << 20;
 
-pub(super) fn open(path: &Path) -> Result<Vec<Hdf5File>> {
-    let len = std::fs::metadata(path)
-        .map_err(|e| Error::io(path.display(), &e))?
-        .len();
+/// The shards the manifest `manifest` names, each opened by `shard` (given
+/// its file name, which must be a plain name: shards live beside the
+/// manifest).
+pub(super) fn open(
+    manifest: &dyn Blob,
+    shard: impl Fn(&str) -> Result<Arc<dyn Blob>>,
+) -> Result<Vec<Hdf5File>> {
+    let name = manifest.id();
+    let len = manifest.len();
     if len > MAX_MANIFEST {
-        return Err(invalid(path, format!("a {len}-byte manifest")));
+        return Err(invalid(name, format!("a {len}-byte manifest")));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
-    let strings = json_strings(&text).ok_or_else(|| invalid(path, "not a JSON manifest"))?;
+    let bytes = manifest.read_all()?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| invalid(name, "not a JSON manifest"))?;
+    let strings = json_strings(text).ok_or_else(|| invalid(name, "not a JSON manifest"))?;
     if !strings.iter().any(|s| s == "weight_map") {
         return Err(invalid(
-            path,
+            name,
             "a JSON file without \"weight_map\" (not a sharded Keras manifest)",
         ));
     }
@@ -35,26 +42,15 @@ pub(super) fn open(path: &Path) -> Result<Vec<Hdf5File>> {
     shards.sort();
     shards.dedup();
     if shards.is_empty() {
-        return Err(invalid(path, "the manifest names no shards"));
+        return Err(invalid(name, "the manifest names no shards"));
     }
-    // A bare file name lives in the current directory.
-    let dir = path.parent().unwrap_or(Path::new(""));
     let mut out = Vec::with_capacity(shards.len());
     for s in shards {
         // Shards live beside the manifest: a bare file name only.
         if s.contains('/') || s.contains('\\') || s.starts_with('.') {
-            return Err(invalid(
-                path,
-                format!("shard name {s:?} is not a plain file name"),
-            ));
+            return Err(invalid(name, "a shard name is not a plain file name").with_key(s));
         }
-        let p = dir.join(s);
-        if !p.is_file() {
-            return Err(
-                Error::not_found(format!("keras: shard {s} is missing")).with_path(path.display())
-            );
-        }
-        out.push(Hdf5File::open(Source::open(&p)?)?);
+        out.push(Hdf5File::open(shard(s)?)?);
     }
     Ok(out)
 }

@@ -50,9 +50,7 @@ impl WeightsWriter {
     /// I/O errors creating the temporary file.
     pub fn create_keras(path: impl AsRef<Path>, config: &str) -> Result<WeightsWriter> {
         let path = path.as_ref().to_path_buf();
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
-        name.push(".weights.h5");
-        let h5_path = path.with_file_name(name);
+        let h5_path = crate::hdf5::beside(&path, ".weights.h5")?;
         Ok(WeightsWriter {
             h5: Hdf5Writer::create(&h5_path)?,
             archive: Some((path, h5_path, config.to_owned())),
@@ -95,10 +93,7 @@ impl WeightsWriter {
 fn write_archive(path: &Path, h5_path: &Path, config: &str) -> Result<()> {
     let io = |e: std::io::Error| Error::io(path.display(), &e);
     let zerr = |e: zip::result::ZipError| Error::io(path.display(), std::io::Error::other(e));
-    // A path without a file name fails at create, with its I/O error.
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(name);
+    let tmp = crate::hdf5::beside(path, &format!(".tmp{}", std::process::id()))?;
     let result = (|| {
         let file = std::fs::File::create(&tmp).map_err(io)?;
         let mut z = zip::ZipWriter::new(file);

@@ -3,9 +3,10 @@
 
 use super::meta_graph::MetaGraph;
 use super::open::SavedModel;
-use super::{invalid, io_error, not_found};
+use super::{invalid, invalid_here, not_found};
 use crate::dtype::DataType;
 use crate::error::Result;
+use crate::io::{LocalFs, Store};
 use crate::pb;
 use crate::proto::FromProtoOptions;
 use crate::shape::TensorShape;
@@ -77,8 +78,8 @@ impl GraphConstants {
                 )),
             };
         }
-        let bytes = std::fs::read(path).map_err(|e| io_error(path.display(), &e))?;
-        Self::from_bytes(Bytes::from(bytes))
+        let blob = LocalFs::new().open(&path.to_string_lossy())?;
+        Self::from_bytes(blob.read_all()?).map_err(|e| e.with_path(blob.id()))
     }
 
     /// Decodes a binary `GraphDef`.
@@ -87,7 +88,7 @@ impl GraphConstants {
     /// As [`GraphConstants::open`].
     pub fn from_bytes(bytes: Bytes) -> Result<GraphConstants> {
         let graph = pb::GraphDef::decode(bytes)
-            .map_err(|e| invalid("GraphDef", format!("not a GraphDef: {e}")))?;
+            .map_err(|e| invalid_here(format!("not a GraphDef: {e}")))?;
         Self::from_graph_def(graph)
     }
 
@@ -124,11 +125,15 @@ impl GraphConstants {
         };
         let proto = match node.attr.remove("value").and_then(|a| a.value) {
             Some(pb::attr_value::Value::Tensor(t)) => t,
-            _ => return Err(invalid(&name, "Const node without a tensor \"value\" attr")),
+            _ => {
+                return Err(
+                    invalid_here("Const node without a tensor \"value\" attr").with_key(name)
+                );
+            }
         };
         let dtype = DataType::from_i32(proto.dtype);
         let shape = match &proto.tensor_shape {
-            Some(s) => TensorShape::from_proto(s).map_err(|e| invalid(&name, e))?,
+            Some(s) => TensorShape::from_proto(s).map_err(|e| invalid_here(e).with_key(&name))?,
             None => TensorShape::scalar(),
         };
         let byte_len = match dtype.size() {
@@ -142,7 +147,7 @@ impl GraphConstants {
             .insert(name.clone(), self.entries.len())
             .is_some()
         {
-            return Err(invalid(&name, "two constants have this name"));
+            return Err(invalid_here("two constants have this name").with_key(name));
         }
         self.entries.push(ConstEntry {
             name,
@@ -182,7 +187,7 @@ impl GraphConstants {
     pub fn read_with(&self, name: &str, opts: &FromProtoOptions) -> Result<Tensor> {
         let proto = self
             .proto(name)
-            .ok_or_else(|| not_found(format!("no constant named {name}")))?;
+            .ok_or_else(|| not_found("no constant of this name").with_key(name))?;
         Tensor::from_proto_with(proto, opts)
     }
 }

@@ -1,23 +1,27 @@
 //! One `MetaGraphDef` of a SavedModel.
 
 use super::ops::ops_used_by_graph_def;
-use super::scan::{Span, read_span};
+use super::scan::{Span, Stop, scan_meta_graph};
 use super::signature::Signature;
 use super::slim::SlimMetaGraph;
-use super::{invalid, not_found};
+use super::{invalid, invalid_here, not_found};
 use crate::error::Result;
+use crate::io::Blob;
 use crate::pb;
 use bytes::Bytes;
 use prost::Message;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where a meta graph's `GraphDef` bytes are: slices of bytes in memory,
-/// or spans of the file, read when asked for.
+/// or spans of the file, read by range when asked for.
 #[derive(Debug, Clone)]
 pub(super) enum GraphSource {
     Bytes(Vec<Bytes>),
-    File { path: PathBuf, spans: Vec<Span> },
+    Blob {
+        blob: Arc<dyn Blob>,
+        spans: Vec<Span>,
+    },
 }
 
 /// One `MetaGraphDef`: tag set, signatures, object graph; its `GraphDef`
@@ -28,10 +32,53 @@ pub struct MetaGraph {
     meta_info: Option<pb::meta_graph_def::MetaInfoDef>,
     signatures: BTreeMap<String, Signature>,
     object_graph: Option<pb::SavedObjectGraph>,
+    collection_names: Vec<String>,
     graph_def: GraphSource,
 }
 
 impl MetaGraph {
+    /// Reads a TF1 `.meta` file (one `MetaGraphDef`, as
+    /// `tf.compat.v1.train.Saver` writes beside a checkpoint).
+    ///
+    /// # Errors
+    /// As [`MetaGraph::from_blob`].
+    ///
+    /// ```
+    /// use tftensor::saved_model::MetaGraph;
+    /// let mg = MetaGraph::open("tests/data/saved_model/tf1_saver/model.ckpt-5.meta")?;
+    /// assert!(mg.collection_names().iter().any(|c| c == "variables"));
+    /// assert!(mg.constants()?.entries().iter().any(|e| e.name == "scale"));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn open(path: impl AsRef<std::path::Path>) -> Result<MetaGraph> {
+        use crate::io::Store;
+        MetaGraph::from_blob(crate::io::LocalFs::new().open(&path.as_ref().to_string_lossy())?)
+    }
+
+    /// Reads one serialized `MetaGraphDef` (a `.meta` file) from `blob`:
+    /// every field but the graph decoded now, the graph read by range when
+    /// asked for ([`MetaGraph::graph_def`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidFormat`](crate::Error::InvalidFormat) when the bytes
+    /// are not a `MetaGraphDef`; the blob's errors.
+    pub fn from_blob(blob: Arc<dyn Blob>) -> Result<MetaGraph> {
+        match scan_meta_graph(&*blob) {
+            Ok((slim, spans)) => Ok(MetaGraph::from_slim(
+                slim,
+                GraphSource::Blob { blob, spans },
+            )),
+            Err(Stop::Err(e)) => Err(e),
+            // Framing the scan leaves to prost: decode the whole file.
+            Err(Stop::Fallback) => {
+                let mut slim = SlimMetaGraph::decode(blob.read_all()?)
+                    .map_err(|e| invalid(blob.id(), format!("not a MetaGraphDef: {e}")))?;
+                let chunks = std::mem::take(&mut slim.graph_def);
+                Ok(MetaGraph::from_slim(slim, GraphSource::Bytes(chunks)))
+            }
+        }
+    }
+
     pub(super) fn from_slim(s: SlimMetaGraph, graph_def: GraphSource) -> MetaGraph {
         MetaGraph {
             tags: s
@@ -47,6 +94,7 @@ impl MetaGraph {
                 .map(|(k, v)| (k, Signature::from_proto(v)))
                 .collect(),
             object_graph: s.object_graph_def,
+            collection_names: s.collection_def.into_keys().collect(),
             graph_def,
         }
     }
@@ -102,6 +150,12 @@ impl MetaGraph {
         self.object_graph.as_ref()
     }
 
+    /// The names of the `collection_def`s (TF1's graph collections:
+    /// `variables`, `trainable_variables`, `train_op` ...), sorted.
+    pub fn collection_names(&self) -> &[String] {
+        &self.collection_names
+    }
+
     /// The object graph's concrete function names (sorted); empty without
     /// an object graph.
     pub fn concrete_function_names(&self) -> Vec<&str> {
@@ -113,8 +167,8 @@ impl MetaGraph {
     }
 
     /// Decodes the `GraphDef`. After [`SavedModel::open`](super::SavedModel::open)
-    /// its bytes are read from `saved_model.pb` now (one read; large
-    /// tensors are slices of it, not copies).
+    /// its bytes are read from `saved_model.pb` now (one read by range;
+    /// large tensors are slices of it, not copies).
     ///
     /// # Errors
     /// [`Error::InvalidFormat`](crate::Error::InvalidFormat) when the
@@ -124,7 +178,7 @@ impl MetaGraph {
         let mut g = pb::GraphDef::default();
         let merge = |g: &mut pb::GraphDef, chunk: Bytes| {
             g.merge(chunk)
-                .map_err(|e| invalid("graph_def", format!("not a GraphDef: {e}")))
+                .map_err(|e| invalid_here(format!("not a GraphDef: {e}")))
         };
         match &self.graph_def {
             GraphSource::Bytes(chunks) => {
@@ -132,9 +186,14 @@ impl MetaGraph {
                     merge(&mut g, chunk.clone())?;
                 }
             }
-            GraphSource::File { path, spans } => {
-                for &span in spans {
-                    merge(&mut g, read_span(path, span)?)?;
+            GraphSource::Blob { blob, spans } => {
+                for &(offset, len) in spans {
+                    // The span was checked against the file's length when
+                    // scanned; one that shrank since is data loss.
+                    let end = offset.checked_add(len).ok_or_else(|| {
+                        invalid(blob.id(), "graph_def too long").with_offset(offset)
+                    })?;
+                    merge(&mut g, blob.read_bytes(offset..end)?)?;
                 }
             }
         }

@@ -38,6 +38,7 @@ mod constants;
 mod meta_graph;
 mod open;
 mod ops;
+mod py;
 mod scan;
 mod show;
 mod signature;
@@ -60,17 +61,18 @@ pub const SAVED_MODEL_FILENAME_CPB: &str = "saved_model.cpb";
 /// The file name of the fingerprint beside `saved_model.pb`.
 pub const FINGERPRINT_FILENAME: &str = "fingerprint.pb";
 
-/// A SavedModel or GraphDef that is not valid, naming the file.
-fn invalid(what: impl Display, message: impl Display) -> Error {
-    Error::invalid_format("saved_model", message.to_string()).with_path(what)
+/// A SavedModel or GraphDef that is not valid, with the file as a field.
+fn invalid(path: impl Display, message: impl Display) -> Error {
+    Error::invalid_format("saved_model", message.to_string()).with_path(path)
+}
+
+/// Something in a SavedModel or GraphDef that is not valid, where the
+/// caller adds the location (a node's name as the key).
+fn invalid_here(message: impl Display) -> Error {
+    Error::invalid_format("saved_model", message.to_string())
 }
 
 /// Something asked for (a file, tag set, signature, constant) is absent.
 fn not_found(message: impl Display) -> Error {
     Error::not_found(message.to_string())
-}
-
-/// An I/O error on `path`.
-fn io_error(path: impl Display, err: &std::io::Error) -> Error {
-    Error::io(path, err)
 }

@@ -5,13 +5,15 @@ use super::scan::{Scanned, Stop, scan};
 use super::slim::SlimSavedModel;
 use super::{
     FINGERPRINT_FILENAME, SAVED_MODEL_FILENAME_CPB, SAVED_MODEL_FILENAME_PB,
-    SAVED_MODEL_FILENAME_PBTXT, invalid, io_error, not_found,
+    SAVED_MODEL_FILENAME_PBTXT, invalid, not_found,
 };
 use crate::error::Result;
+use crate::io::{Blob, LocalFs, Stat, Store};
 use crate::pb;
 use bytes::Bytes;
 use prost::Message;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A SavedModel's `saved_model.pb` (and `fingerprint.pb`), decoded for
 /// listing: tag sets, signatures, fingerprint, object graph. Each meta
@@ -49,29 +51,50 @@ impl SavedModel {
     /// not a `FingerprintDef`.
     pub fn open<P: AsRef<Path>>(dir: P) -> Result<SavedModel> {
         let dir = dir.as_ref();
-        let pb_path = dir.join(SAVED_MODEL_FILENAME_PB);
-        if !pb_path.is_file() {
-            return Err(missing(dir));
+        let mut model = SavedModel::open_in(&LocalFs::new(), &dir.to_string_lossy())?;
+        model.path = dir.to_path_buf();
+        Ok(model)
+    }
+
+    /// [`SavedModel::open`] of the directory `dir` of `store`: its files are
+    /// read by range through the store (`saved_model.pb` is scanned, each
+    /// graph read when asked for).
+    ///
+    /// # Errors
+    /// As [`SavedModel::open`].
+    ///
+    /// ```
+    /// use tftensor::io::LocalFs;
+    /// use tftensor::saved_model::SavedModel;
+    /// let model = SavedModel::open_in(&LocalFs::new(), "tests/data/saved_model/module")?;
+    /// assert!(model.meta_graph("serve").is_ok());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn open_in(store: &dyn Store, dir: &str) -> Result<SavedModel> {
+        let pb_key = store.join(dir, SAVED_MODEL_FILENAME_PB);
+        if !matches!(store.stat(&pb_key)?, Stat::File { .. }) {
+            return Err(missing(store, dir));
         }
-        let mut model = match scan(&pb_path) {
-            Ok(s) => Self::from_scan(s, &pb_path)?,
+        let blob = store.open(&pb_key)?;
+        let mut model = match scan(&*blob) {
+            Ok(s) => Self::from_scan(s, &blob)?,
             Err(Stop::Err(e)) => return Err(e),
             // Framing the scan leaves to prost: decode the whole file.
-            Err(Stop::Fallback) => {
-                let bytes = std::fs::read(&pb_path).map_err(|e| io_error(pb_path.display(), &e))?;
-                Self::parse(Bytes::from(bytes), &pb_path)?
-            }
+            Err(Stop::Fallback) => Self::parse(blob.read_all()?, blob.id())?,
         };
-        model.path = dir.to_path_buf();
-        let fp_path = dir.join(FINGERPRINT_FILENAME);
-        model.fingerprint =
-            match std::fs::read(&fp_path) {
-                Ok(b) => Some(pb::FingerprintDef::decode(b.as_slice()).map_err(|e| {
-                    invalid(fp_path.display(), format!("not a FingerprintDef: {e}"))
-                })?),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(io_error(fp_path.display(), &e)),
-            };
+        model.path = PathBuf::from(store.id(dir));
+        let fp_key = store.join(dir, FINGERPRINT_FILENAME);
+        model.fingerprint = match store.stat(&fp_key)? {
+            Stat::File { .. } => {
+                let fp = store.open(&fp_key)?;
+                let bytes = fp.read_all()?;
+                Some(
+                    pb::FingerprintDef::decode(bytes)
+                        .map_err(|e| invalid(fp.id(), format!("not a FingerprintDef: {e}")))?,
+                )
+            }
+            Stat::Missing | Stat::Dir => None,
+        };
         Ok(model)
     }
 
@@ -81,12 +104,13 @@ impl SavedModel {
     /// [`Error::InvalidFormat`](crate::Error::InvalidFormat) as in
     /// [`SavedModel::open`].
     pub fn from_bytes(bytes: Bytes) -> Result<SavedModel> {
-        Self::parse(bytes, Path::new(SAVED_MODEL_FILENAME_PB))
+        Self::parse(bytes, SAVED_MODEL_FILENAME_PB)
     }
 
-    fn parse(bytes: Bytes, path: &Path) -> Result<SavedModel> {
+    /// `name` is the file, as errors give it.
+    fn parse(bytes: Bytes, name: &str) -> Result<SavedModel> {
         let slim = SlimSavedModel::decode(bytes)
-            .map_err(|e| invalid(path.display(), format!("not a SavedModel: {e}")))?;
+            .map_err(|e| invalid(name, format!("not a SavedModel: {e}")))?;
         let meta_graphs = slim
             .meta_graphs
             .into_iter()
@@ -95,30 +119,27 @@ impl SavedModel {
                 MetaGraph::from_slim(m, GraphSource::Bytes(chunks))
             })
             .collect();
-        Self::new(slim.saved_model_schema_version, meta_graphs, path)
+        Self::new(slim.saved_model_schema_version, meta_graphs, name)
     }
 
-    fn from_scan(s: Scanned, path: &Path) -> Result<SavedModel> {
+    fn from_scan(s: Scanned, blob: &Arc<dyn Blob>) -> Result<SavedModel> {
         let meta_graphs = s
             .meta_graphs
             .into_iter()
             .map(|(m, spans)| {
-                let source = GraphSource::File {
-                    path: path.to_path_buf(),
+                let source = GraphSource::Blob {
+                    blob: blob.clone(),
                     spans,
                 };
                 MetaGraph::from_slim(m, source)
             })
             .collect();
-        Self::new(s.schema_version, meta_graphs, path)
+        Self::new(s.schema_version, meta_graphs, blob.id())
     }
 
-    fn new(schema_version: i64, meta_graphs: Vec<MetaGraph>, path: &Path) -> Result<SavedModel> {
+    fn new(schema_version: i64, meta_graphs: Vec<MetaGraph>, name: &str) -> Result<SavedModel> {
         if meta_graphs.is_empty() {
-            return Err(invalid(
-                path.display(),
-                "the SavedModel holds no MetaGraphDef",
-            ));
+            return Err(invalid(name, "the SavedModel holds no MetaGraphDef"));
         }
         Ok(SavedModel {
             path: PathBuf::new(),
@@ -168,7 +189,7 @@ impl SavedModel {
                 not_found(format!(
                     "MetaGraphDef associated with tag-set {tag_set} could not be found in the \
                      SavedModel. Please use one of the following tag-sets: {}",
-                    super::show::py_str_list(&valid)
+                    super::py::py_str_list(&valid)
                 ))
             })
     }
@@ -195,20 +216,21 @@ impl SavedModel {
 }
 
 /// The error for a directory without `saved_model.pb`.
-fn missing(dir: &Path) -> crate::error::Error {
+fn missing(store: &dyn Store, dir: &str) -> crate::error::Error {
     let other = [SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_FILENAME_CPB]
         .into_iter()
-        .find(|f| dir.join(f).is_file());
+        .find(|f| matches!(store.stat(&store.join(dir, f)), Ok(Stat::File { .. })));
+    let shown = store.id(dir);
     match other {
         Some(f) => invalid(
-            dir.display(),
+            shown,
             format!(
                 "only {f} found; text-format and chunked SavedModels are not read, only {SAVED_MODEL_FILENAME_PB}"
             ),
         ),
         None => not_found(format!(
-            "SavedModel file does not exist at: {}",
-            dir.display()
-        )),
+            "SavedModel file does not exist (no {SAVED_MODEL_FILENAME_PB})"
+        ))
+        .with_path(shown),
     }
 }

@@ -5,13 +5,12 @@
 //! SavedModel whose bulk is its graph then lists its signatures after
 //! reading a few KB.
 
+use super::invalid;
 use super::slim::SlimMetaGraph;
-use super::{invalid, io_error};
-use crate::error::{Error, Result};
+use crate::error::Error;
+use crate::io::{Blob, BlobReader};
 use prost::Message;
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read};
 
 /// A `graph_def` occurrence: its bytes' offset and length in the file.
 pub(super) type Span = (u64, u64);
@@ -37,29 +36,33 @@ impl From<Error> for Stop {
 }
 
 struct Reader<'a> {
-    r: BufReader<File>,
+    r: BufReader<BlobReader<'a>>,
     pos: u64,
-    path: &'a Path,
+    /// The file, as errors name it.
+    name: &'a str,
+    /// What the file is meant to hold (`SavedModel`, `MetaGraphDef`).
+    what: &'static str,
 }
 
 impl Reader<'_> {
     fn bad(&self, msg: impl std::fmt::Display) -> Stop {
-        Stop::Err(invalid(
-            self.path.display(),
-            format!("not a SavedModel: {msg} at offset {}", self.pos),
-        ))
+        Stop::Err(invalid(self.name, format!("not a {}: {msg}", self.what)).with_offset(self.pos))
     }
 
-    fn io(&self, e: &std::io::Error) -> Stop {
+    fn io(&self, e: std::io::Error) -> Stop {
         if e.kind() == std::io::ErrorKind::UnexpectedEof {
             return self.bad("unexpected end of file");
         }
-        Stop::Err(io_error(self.path.display(), e))
+        // A blob's own error, passed through `Read`.
+        match e.downcast::<Error>() {
+            Ok(e) => Stop::Err(e),
+            Err(e) => Stop::Err(Error::io(self.name, e)),
+        }
     }
 
     fn byte(&mut self) -> std::result::Result<u8, Stop> {
         let mut b = [0u8; 1];
-        self.r.read_exact(&mut b).map_err(|e| self.io(&e))?;
+        self.r.read_exact(&mut b).map_err(|e| self.io(e))?;
         self.pos += 1;
         Ok(b[0])
     }
@@ -81,7 +84,7 @@ impl Reader<'_> {
         let got = (&mut self.r)
             .take(n)
             .read_to_end(out)
-            .map_err(|e| self.io(&e))?;
+            .map_err(|e| self.io(e))?;
         if got as u64 != n {
             return Err(self.bad("unexpected end of file"));
         }
@@ -91,7 +94,7 @@ impl Reader<'_> {
 
     fn skip(&mut self, n: u64) -> std::result::Result<(), Stop> {
         let off = i64::try_from(n).map_err(|_| self.bad("field too long"))?;
-        self.r.seek_relative(off).map_err(|e| self.io(&e))?;
+        self.r.seek_relative(off).map_err(|e| self.io(e))?;
         self.pos += n;
         Ok(())
     }
@@ -115,18 +118,10 @@ fn put_varint(mut v: u64, out: &mut Vec<u8>) {
     out.push(v as u8);
 }
 
-/// Scans the file at `path`.
-pub(super) fn scan(path: &Path) -> std::result::Result<Scanned, Stop> {
-    let file = File::open(path).map_err(|e| Stop::Err(io_error(path.display(), &e)))?;
-    let len = file
-        .metadata()
-        .map_err(|e| Stop::Err(io_error(path.display(), &e)))?
-        .len();
-    let mut r = Reader {
-        r: BufReader::with_capacity(64 << 10, file),
-        pos: 0,
-        path,
-    };
+/// Scans `blob`, a `saved_model.pb`.
+pub(super) fn scan(blob: &dyn Blob) -> std::result::Result<Scanned, Stop> {
+    let len = blob.len();
+    let mut r = reader(blob, "SavedModel");
     let mut out = Scanned {
         schema_version: 0,
         meta_graphs: Vec::new(),
@@ -144,16 +139,38 @@ pub(super) fn scan(path: &Path) -> std::result::Result<Scanned, Stop> {
             (_, wire) => skip_field(&mut r, wire, len)?,
         }
     }
+    at_end(&mut r)?;
+    Ok(out)
+}
+
+/// Scans `blob`, one `MetaGraphDef` (a TF1 `.meta` file): every field but
+/// `graph_def` decoded, `graph_def` noted as spans.
+pub(super) fn scan_meta_graph(
+    blob: &dyn Blob,
+) -> std::result::Result<(SlimMetaGraph, Vec<Span>), Stop> {
+    let mut r = reader(blob, "MetaGraphDef");
+    let found = meta_graph(&mut r, blob.len())?;
+    at_end(&mut r)?;
+    Ok(found)
+}
+
+fn reader<'a>(blob: &'a dyn Blob, what: &'static str) -> Reader<'a> {
+    Reader {
+        r: BufReader::with_capacity(64 << 10, blob.reader()),
+        pos: 0,
+        name: blob.id(),
+        what,
+    }
+}
+
+/// Whether the scan read the whole blob: one that grew while being read
+/// is left to the whole-file path.
+fn at_end(r: &mut Reader<'_>) -> std::result::Result<(), Stop> {
     let at_end = match r.r.fill_buf() {
         Ok(rest) => rest.is_empty(),
-        Err(e) => return Err(r.io(&e)),
+        Err(e) => return Err(r.io(e)),
     };
-    if at_end {
-        Ok(out)
-    } else {
-        // The file grew while being read: let the whole-file path decide.
-        Err(Stop::Fallback)
-    }
+    if at_end { Ok(()) } else { Err(Stop::Fallback) }
 }
 
 fn skip_field(r: &mut Reader<'_>, wire: u64, end: u64) -> std::result::Result<(), Stop> {
@@ -209,29 +226,6 @@ fn meta_graph(
         return Err(r.bad("a field runs past its MetaGraphDef"));
     }
     let slim = SlimMetaGraph::decode(bytes::Bytes::from(rest))
-        .map_err(|e| Stop::Err(invalid(r.path.display(), format!("not a SavedModel: {e}"))))?;
+        .map_err(|e| Stop::Err(invalid(r.name, format!("not a {}: {e}", r.what))))?;
     Ok((slim, spans))
-}
-
-/// Reads one `graph_def` span back from the file.
-pub(super) fn read_span(path: &Path, (offset, len): Span) -> Result<bytes::Bytes> {
-    let mut f = File::open(path).map_err(|e| io_error(path.display(), &e))?;
-    f.seek(SeekFrom::Start(offset))
-        .map_err(|e| io_error(path.display(), &e))?;
-    let n = usize::try_from(len).map_err(|_| invalid(path.display(), "graph_def too long"))?;
-    let mut buf = Vec::new();
-    // The span was checked against the file's length when scanned; a file
-    // that shrank since gives an I/O error, not a short buffer.
-    buf.try_reserve_exact(n)
-        .map_err(|_| invalid(path.display(), "graph_def too long to hold in memory"))?;
-    f.take(len)
-        .read_to_end(&mut buf)
-        .map_err(|e| io_error(path.display(), &e))?;
-    if buf.len() != n {
-        return Err(invalid(
-            path.display(),
-            "the file changed since it was opened",
-        ));
-    }
-    Ok(bytes::Bytes::from(buf))
 }

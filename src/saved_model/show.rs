@@ -1,8 +1,9 @@
 //! `saved_model_cli show` text, as TF 2.21's saved_model_cli.py prints it.
 
-use super::invalid;
+use super::invalid_here;
 use super::meta_graph::MetaGraph;
 use super::open::SavedModel;
+use super::py::{py_str, py_str_list};
 use super::signature::{Signature, TensorInfo};
 use crate::error::Result;
 use crate::pb;
@@ -24,26 +25,7 @@ impl SavedModel {
         // Python's sorted(key=list(tags)): stable, lexicographic by code point.
         graphs.sort_by(|a, b| a.tags().cmp(b.tags()));
         for mg in graphs {
-            let _ = writeln!(
-                out,
-                "\nMetaGraphDef with tag-set: '{}' contains the following SignatureDefs:",
-                mg.tags().join(", ")
-            );
-            for (key, sig) in mg.signatures() {
-                let _ = writeln!(out, "\nsignature_def['{key}']:");
-                write_inputs_outputs(&mut out, sig, 1)?;
-            }
-            let ops: Vec<String> = mg.ops()?.iter().map(|o| py_str(o)).collect();
-            let set = if ops.is_empty() {
-                "set()".to_owned()
-            } else {
-                format!("{{{}}}", ops.join(", "))
-            };
-            let _ = writeln!(
-                out,
-                "The MetaGraph with tag set {} contains the following ops: {set}",
-                py_str_list(mg.tags())
-            );
+            out.push_str(&mg.show()?);
         }
         Ok(out)
     }
@@ -91,6 +73,46 @@ impl SavedModel {
     }
 }
 
+impl MetaGraph {
+    /// What `saved_model_cli show --all` prints for this meta graph: its
+    /// tag set, its signatures, and the ops its graph uses (sorted).
+    ///
+    /// # Errors
+    /// As [`SavedModel::show_all`].
+    ///
+    /// ```
+    /// use tftensor::saved_model::SavedModel;
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/saved_model/module");
+    /// let text = SavedModel::open(dir)?.meta_graph("serve")?.show()?;
+    /// assert!(text.starts_with("\nMetaGraphDef with tag-set: 'serve' contains the following SignatureDefs:"));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn show(&self) -> Result<String> {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "\nMetaGraphDef with tag-set: '{}' contains the following SignatureDefs:",
+            self.tags().join(", ")
+        );
+        for (key, sig) in self.signatures() {
+            let _ = writeln!(out, "\nsignature_def['{key}']:");
+            write_inputs_outputs(&mut out, sig, 1)?;
+        }
+        let ops: Vec<String> = self.ops()?.iter().map(|o| py_str(o)).collect();
+        let set = if ops.is_empty() {
+            "set()".to_owned()
+        } else {
+            format!("{{{}}}", ops.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "The MetaGraph with tag set {} contains the following ops: {set}",
+            py_str_list(self.tags())
+        );
+        Ok(out)
+    }
+}
+
 /// `_show_inputs_outputs_mgd`.
 fn write_inputs_outputs(out: &mut String, sig: &Signature, indent: usize) -> Result<()> {
     let p = "  ".repeat(indent);
@@ -119,7 +141,7 @@ fn write_tensor_info(out: &mut String, info: &TensorInfo, indent: usize) -> Resu
     let q = "  ".repeat(indent);
     let n = info.dtype().as_i32();
     let dtype = pb::DataType::try_from(n)
-        .map_err(|_| invalid("TensorInfo", format!("dtype {n} has no DataType name")))?;
+        .map_err(|_| invalid_here(format!("a TensorInfo's dtype {n} has no DataType name")))?;
     let shape = match info.dims() {
         None => "unknown_rank".to_owned(),
         Some(dims) => {
@@ -131,55 +153,4 @@ fn write_tensor_info(out: &mut String, info: &TensorInfo, indent: usize) -> Resu
     let _ = writeln!(out, "{q}    shape: {shape}");
     let _ = writeln!(out, "{q}    name: {}", info.name());
     Ok(())
-}
-
-/// Python's `str()` of a list of strings: `['serve', 'gpu']`.
-pub(super) fn py_str_list(items: &[String]) -> String {
-    let items: Vec<String> = items.iter().map(|s| py_str(s)).collect();
-    format!("[{}]", items.join(", "))
-}
-
-/// Python's `repr()` of a `str`: single quotes unless the text holds `'`
-/// and no `"`; `\\`, the quote, `\t`, `\n`, `\r` escaped; other control
-/// characters as `\xNN` (non-ASCII text is printed as is, as Python does
-/// for printable characters).
-pub(super) fn py_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::py_str;
-
-    #[test]
-    fn python_repr() {
-        assert_eq!(py_str("serve"), "'serve'");
-        assert_eq!(py_str("it's"), "\"it's\"");
-        assert_eq!(py_str("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(py_str("a\\b\n\x01"), "'a\\\\b\\n\\x01'");
-    }
 }

@@ -31,6 +31,9 @@ pub(super) struct SlimMetaGraph {
     /// occurrences of a message field, so the graph is their merge.
     #[prost(bytes = "bytes", repeated, tag = "2")]
     pub graph_def: Vec<Bytes>,
+    /// `collection_def = 4`, each `CollectionDef` kept as its bytes.
+    #[prost(btree_map = "string, bytes", tag = "4")]
+    pub collection_def: BTreeMap<String, Vec<u8>>,
     /// `signature_def = 5`.
     #[prost(btree_map = "string, message", tag = "5")]
     pub signature_def: BTreeMap<String, pb::SignatureDef>,

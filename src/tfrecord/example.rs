@@ -172,7 +172,7 @@ pub fn parse_example(record: impl Into<Bytes>) -> Result<BTreeMap<String, Tensor
 ///
 /// # Errors
 /// As [`RecordReader`] for the framing and [`parse_example`] for each
-/// record; the message names the file and the record's index.
+/// record, with the file and the record (`record N`) as fields.
 ///
 /// ```
 /// use tftensor::tfrecord::{read_examples, Compression};
@@ -182,18 +182,12 @@ pub fn read_examples(
     path: impl AsRef<Path>,
     compression: Compression,
 ) -> Result<Vec<BTreeMap<String, Tensor>>> {
-    let path = path.as_ref();
     let mut out = Vec::new();
-    for (index, record) in RecordReader::open(path, compression)?.enumerate() {
-        let named = parse_example(record?).map_err(|e| match e {
-            Error::InvalidProto { message: m, source } => Error::InvalidProto {
-                message: format!("{}: record {index}: {m}", path.display()),
-                source,
-            },
-            other => other
-                .with_path(path.display())
-                .with_key(format!("record {index}")),
-        })?;
+    let reader = RecordReader::open(path, compression)?;
+    let name = reader.name().to_owned();
+    for (index, record) in reader.enumerate() {
+        let named = parse_example(record?)
+            .map_err(|e| e.with_path(&name).with_key(format_args!("record {index}")))?;
         out.push(named);
     }
     Ok(out)

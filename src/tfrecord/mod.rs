@@ -2,8 +2,10 @@
 //! `tf.data.TFRecordDataset`).
 //!
 //! * [`RecordReader`] and [`RecordWriter`]: the framing over any `Read` /
-//!   `Write`, with both CRCs checked, and GZIP or ZLIB compression of the
-//!   whole stream ([`Compression`], TF's `TFRecordOptions`).
+//!   `Write` (a local file, or any [`Blob`](crate::io::Blob) through
+//!   [`RecordReader::from_blob`]), with both CRCs checked, and GZIP or ZLIB
+//!   compression of the whole stream ([`Compression`], TF's
+//!   `TFRecordOptions`).
 //! * Records as tensors: [`read_tensors`], [`write_tensors`],
 //!   [`serialize_tensor`] and [`parse_tensor`] (`tf.io.serialize_tensor` /
 //!   `tf.io.parse_tensor` payloads).
@@ -26,15 +28,20 @@
 //! ```
 
 mod example;
+mod frames;
 mod indexed;
+mod listed_examples;
 mod record;
+mod stream;
 mod tensors;
 
 pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
 pub(crate) use indexed::TensorRecords;
+pub(crate) use listed_examples::ExampleRecords;
 pub use record::{MAX_PREALLOCATION, RecordReader, RecordWriter};
+pub use stream::BlobStream;
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};
 
 pub use crate::io::Compression;

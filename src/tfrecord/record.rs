@@ -10,22 +10,24 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use flate2::bufread::{MultiGzDecoder, ZlibDecoder};
 use flate2::write::{GzEncoder, ZlibEncoder};
 
-use super::Compression;
+use super::{BlobStream, Compression};
 
 #[path = "skim.rs"]
 mod skim;
 use crate::buffer::read_policy::{READ_CHUNK, ReadBuf, align_pos, fill_chunked};
 use crate::crc32c;
+use crate::io::{Blob, LocalFs, Store};
 use crate::{Error, Result};
 
 /// Bytes before a record's data: the length and its masked CRC.
-const HEADER_LEN: usize = 12;
+pub(super) const HEADER_LEN: usize = 12;
 /// Bytes after a record's data: its masked CRC.
-const FOOTER_LEN: usize = 4;
+pub(super) const FOOTER_LEN: usize = 4;
 /// The most a reader reserves for a record's data before the data arrives,
 /// when it cannot check the declared length against the file's length
 /// (any `Read`, or a compressed stream). Longer records grow as they are
@@ -39,7 +41,8 @@ const FOOTER_LEN: usize = 4;
 /// stream.extend(tftensor::crc32c::masked(&len).to_le_bytes());
 /// stream.extend([1, 2, 3]);
 /// let err = RecordReader::new(stream.as_slice(), Compression::None).next().unwrap().unwrap_err();
-/// assert!(err.to_string().contains("truncated record at 0 (record 0)"));
+/// assert_eq!((err.key(), err.location().unwrap().offset), (Some("record 0"), Some(0)));
+/// assert!(err.to_string().contains("truncated record: "), "{err}");
 /// assert_eq!(MAX_PREALLOCATION, 1 << 20);
 /// ```
 pub const MAX_PREALLOCATION: usize = 1 << 20;
@@ -75,10 +78,10 @@ impl<R: Read> Input<R> {
 ///
 /// An iterator of `Result<Vec<u8>>`, one item per record; it ends at the
 /// end of the stream, or after the first error (a corrupt or truncated
-/// record, or an I/O error). Errors are [`Error::DataLoss`] with TF's text
-/// (`"corrupted record at <offset>"`, `"truncated record at <offset>"`)
-/// plus the record's index and what is wrong; offsets are of the record's
-/// first byte in the (decompressed) stream. A record's declared length is
+/// record, or an I/O error). Errors are [`Error::DataLoss`] with TF's words
+/// (`"corrupted record"`, `"truncated record"`) and what is wrong; the
+/// record (key `record N`) and the offset of its first byte in the
+/// (decompressed) stream are fields. A record's declared length is
 /// never allocated up front beyond what the input can back (see
 /// [`MAX_PREALLOCATION`]).
 ///
@@ -100,7 +103,9 @@ impl<R: Read> Input<R> {
 /// let mut bytes = bad.finish()?;
 /// bytes[13] ^= 1;
 /// let err = RecordReader::new(bytes.as_slice(), Compression::None).next().unwrap().unwrap_err();
-/// assert!(err.to_string().contains("corrupted record at 0 (record 0)"), "{err}");
+/// assert_eq!(err.kind(), tftensor::ErrorKind::DataLoss);
+/// assert_eq!((err.key(), err.location().unwrap().offset), (Some("record 0"), Some(0)));
+/// assert!(err.to_string().contains("corrupted record: data checksum mismatch"), "{err}");
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub struct RecordReader<R: Read> {
@@ -193,9 +198,9 @@ impl<R: Read> RecordReader<R> {
         self.index
     }
 
-    /// Bytes left in an uncompressed file opened by [`RecordReader::open`].
-    pub(super) fn remaining(&self) -> Option<u64> {
-        self.remaining
+    /// The stream's name in errors.
+    pub(super) fn name(&self) -> &str {
+        &self.name
     }
 
     /// The offset of the next record in the (decompressed) stream.
@@ -333,11 +338,13 @@ impl<R: Read> RecordReader<R> {
         let room = buf.as_mut_slice().len().saturating_sub(start);
         let want = usize::try_from(len).map_or(room, |l| l.min(room));
         let mut crc = 0u32;
-        // In bounds: `want` is at most the room after `start`.
-        let dst = buf
-            .as_mut_slice()
-            .get_mut(start..start + want)
-            .unwrap_or_default();
+        // The room after `start` bounds `want`; a start past the buffer
+        // (aligned beyond it) leaves no room.
+        let Some(dst) = buf.as_mut_slice().get_mut(start..start + want) else {
+            return Err(self.truncated(&format!(
+                "the header declares {len} bytes of data, more than the file holds"
+            )));
+        };
         let read = fill_chunked(self.input.get(), dst, READ_CHUNK, &mut |c| {
             crc = crc32c::extend(crc, c);
         })
@@ -405,18 +412,18 @@ impl<R: Read> RecordReader<R> {
         Ok(())
     }
 
-    fn context(&self) -> String {
-        format!("{} (record {})", self.offset, self.index)
+    /// `err` located at the current record: the stream, the record (as
+    /// its key) and its offset, as fields.
+    fn at_record(&self, err: Error) -> Error {
+        located(err, &self.name, self.index, self.offset)
     }
 
     fn truncated(&self, what: &str) -> Error {
-        Error::data_loss(format!("truncated record at {}: {what}", self.context()))
-            .with_path(&self.name)
+        self.at_record(Error::data_loss(format!("truncated record: {what}")))
     }
 
     fn corrupted(&self, what: &str) -> Error {
-        Error::data_loss(format!("corrupted record at {}: {what}", self.context()))
-            .with_path(&self.name)
+        self.at_record(Error::data_loss(format!("corrupted record: {what}")))
     }
 
     /// A failed read: corrupt compressed data is data loss, anything else
@@ -430,25 +437,28 @@ impl<R: Read> RecordReader<R> {
                     | io::ErrorKind::UnexpectedEof
             );
         if decoding {
-            Error::data_loss(format!(
-                "corrupt {} stream in record at {}: {e}",
+            self.at_record(Error::data_loss(format!(
+                "corrupt {} stream in the record: {e}",
                 self.compression.as_str(),
-                self.context()
-            ))
-            .with_path(&self.name)
+            )))
         } else {
-            Error::io(
-                format_args!("{} (record {} at {})", self.name, self.index, self.offset),
-                e,
-            )
+            self.at_record(Error::io(&self.name, e))
         }
     }
 }
 
-impl RecordReader<File> {
-    /// Opens the TFRecord file at `path`; errors name the path. For an
-    /// uncompressed file, declared record lengths are checked against the
-    /// file's length before anything is reserved.
+/// `err` located at record `index`, starting at `offset`, of the stream
+/// `name`: each a field.
+pub(super) fn located(err: Error, name: &str, index: u64, offset: u64) -> Error {
+    err.with_path(name)
+        .with_key(format_args!("record {index}"))
+        .with_offset(offset)
+}
+
+impl RecordReader<BlobStream> {
+    /// Opens the local TFRecord file at `path`; errors name the path. For
+    /// an uncompressed file, declared record lengths are checked against
+    /// the file's length before anything is reserved.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be opened.
@@ -459,15 +469,34 @@ impl RecordReader<File> {
     /// assert!(err.to_string().starts_with("/no/such.tfrecord: "));
     /// ```
     pub fn open(path: impl AsRef<Path>, compression: Compression) -> Result<Self> {
-        let path = path.as_ref();
-        let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| Error::io(&name, &e))?;
-        let len = file.metadata().map_err(|e| Error::io(&name, &e))?.len();
-        let mut reader = RecordReader::new(file, compression).with_name(name);
+        let key = path.as_ref().to_string_lossy();
+        Ok(Self::from_blob(LocalFs::new().open(&key)?, compression))
+    }
+
+    /// A reader of the records of `blob` (a local file, a map, a zip
+    /// member, an object in a store), named by the blob's id in errors.
+    /// As for [`RecordReader::open`], an uncompressed blob's length bounds
+    /// what a record's declared length may reserve.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tftensor::io::BytesBlob;
+    /// use tftensor::tfrecord::{Compression, RecordReader, RecordWriter};
+    /// let mut w = RecordWriter::new(Vec::new(), Compression::None);
+    /// w.write_record(b"abc")?;
+    /// let blob = Arc::new(BytesBlob::new("mem.tfrecord", w.finish()?));
+    /// let records: Vec<Vec<u8>> = RecordReader::from_blob(blob, Compression::None).collect::<Result<_, _>>()?;
+    /// assert_eq!(records, [b"abc".to_vec()]);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    pub fn from_blob(blob: Arc<dyn Blob>, compression: Compression) -> Self {
+        let name = blob.id().to_owned();
+        let len = blob.len();
+        let mut reader = RecordReader::new(BlobStream::new(blob), compression).with_name(name);
         if compression == Compression::None {
             reader.remaining = Some(len);
         }
-        Ok(reader)
+        reader
     }
 }
 
@@ -634,7 +663,9 @@ impl<W: Write> RecordWriter<W> {
             .write_all(&header)
             .and_then(|()| out.write_all(data))
             .and_then(|()| out.write_all(&footer));
-        result.map_err(|e| Error::io(format_args!("{} (record {})", self.name, self.index), &e))?;
+        result.map_err(|e| {
+            Error::io(&self.name, &e).with_key(format_args!("record {}", self.index))
+        })?;
         self.index += 1;
         Ok(())
     }

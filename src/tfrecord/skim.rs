@@ -1,43 +1,27 @@
-//! A framing-only pass over an uncompressed TFRecord file, and reading it
-//! from a record boundary: how `tftensor::io` lists a TFRecord of tensors
-//! without reading their data, then reads one record at a time.
+//! Skimming a TFRecord stream: each record's header and first bytes, the
+//! rest passed over unread (or, when compressed, decompressed and
+//! dropped). How `tftensor::io` lists a compressed TFRecord, and moves a
+//! compressed reader forward to the record it reads.
 
-use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::{self, Read};
 
-use super::{Compression, FOOTER_LEN, HEADER_LEN, Input, RecordReader, read_full};
-use crate::{Error, Result};
+use super::{BlobStream, FOOTER_LEN, Input, RecordReader, read_full};
+use crate::{Result, crc32c};
 
-impl RecordReader<File> {
-    /// Opens the uncompressed file at `path` at `offset`, the first byte
-    /// of record number `index` (as [`RecordReader::offset`] and
-    /// [`RecordReader::index`] reported it), so errors name the record as
-    /// a reader from the start would.
-    pub(crate) fn open_at(path: &Path, offset: u64, index: u64) -> Result<Self> {
-        let mut reader = RecordReader::open(path, Compression::None)?;
-        let Input::Plain(input) = &mut reader.input else {
-            debug_assert!(false, "opened with Compression::None");
-            return Err(Error::InvalidArgument(
-                "open_at needs an uncompressed file".into(),
-            ));
-        };
-        input
-            .seek(SeekFrom::Start(offset))
-            .map_err(|e| Error::io(&reader.name, &e))?;
-        reader.remaining = reader.remaining.map(|len| len.saturating_sub(offset));
-        reader.offset = offset;
-        reader.index = index;
-        Ok(reader)
-    }
-
+impl RecordReader<BlobStream> {
     /// Reads the next record's header (checking its length CRC) and the
     /// first `peek` bytes of its data into `prefix` (cleared first), and
-    /// moves past the rest of the record without reading it: the data CRC
-    /// is not checked. `Ok(Some(data length))`, or `Ok(None)` at the end.
-    /// A record that runs past the end of the file is truncated, as for
+    /// moves past the rest of the record without reading it.
+    /// `Ok(Some((data length, whole)))`, or `Ok(None)` at the end. When the
+    /// whole data fit in `peek` bytes, its CRC is checked too, and `whole`
+    /// is true; otherwise the data CRC is not checked. A record that runs
+    /// past the end of the file is truncated, as for
     /// [`RecordReader::read_record`].
-    pub(crate) fn skim_record(&mut self, peek: usize, prefix: &mut Vec<u8>) -> Result<Option<u64>> {
+    pub(crate) fn skim_record(
+        &mut self,
+        peek: usize,
+        prefix: &mut Vec<u8>,
+    ) -> Result<Option<(u64, bool)>> {
         prefix.clear();
         if self.done {
             return Ok(None);
@@ -50,12 +34,15 @@ impl RecordReader<File> {
         result
     }
 
-    fn skim_inner(&mut self, peek: usize, prefix: &mut Vec<u8>) -> Result<Option<u64>> {
+    fn skim_inner(&mut self, peek: usize, prefix: &mut Vec<u8>) -> Result<Option<(u64, bool)>> {
         let Some((len, record_end)) = self.read_header()? else {
             return Ok(None);
         };
-        let rest_of_file = self.remaining.map(|r| r.saturating_sub(HEADER_LEN as u64));
-        if let Some(r) = rest_of_file.filter(|&r| r < len.saturating_add(FOOTER_LEN as u64)) {
+        if let Some(r) = self
+            .remaining
+            .map(|r| r.saturating_sub(super::HEADER_LEN as u64))
+            .filter(|&r| r < len.saturating_add(FOOTER_LEN as u64))
+        {
             return Err(self.truncated(&format!(
                 "the header declares {len} bytes of data, the file has {r} bytes after it"
             )));
@@ -65,6 +52,11 @@ impl RecordReader<File> {
         prefix.resize(want, 0);
         let got = read_full(self.input.get(), prefix).map_err(|e| self.read_error(&e))?;
         prefix.truncate(got);
+        if got as u64 == len {
+            // The whole data is here: its CRC costs nothing more.
+            self.read_footer(crc32c::masked(prefix), record_end)?;
+            return Ok(Some((len, true)));
+        }
         let skip = len - got as u64 + FOOTER_LEN as u64;
         let skipped = match &mut self.input {
             Input::Plain(r) => i64::try_from(skip)
@@ -83,65 +75,72 @@ impl RecordReader<File> {
             *rem = rem.saturating_sub(record_end - self.offset);
         }
         self.offset = record_end;
-        Ok(Some(len))
+        Ok(Some((len, false)))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use crate::io::BytesBlob;
     use crate::tfrecord::{Compression, RecordReader, RecordWriter};
 
-    fn file(records: &[&[u8]]) -> tempfile::NamedTempFile {
-        let f = tempfile::NamedTempFile::new().unwrap();
-        let mut w = RecordWriter::create(f.path(), Compression::None).unwrap();
+    fn reader(
+        records: &[&[u8]],
+        compression: Compression,
+        cut: usize,
+        flip: Option<usize>,
+    ) -> RecordReader<super::BlobStream> {
+        let mut w = RecordWriter::new(Vec::new(), compression);
         for r in records {
             w.write_record(r).unwrap();
         }
-        w.finish().unwrap();
-        f
-    }
-
-    #[test]
-    fn skims_then_reads_from_a_boundary() {
-        let f = file(&[b"first record", b"", b"third"]);
-        let mut r = RecordReader::open(f.path(), Compression::None).unwrap();
-        let mut prefix = Vec::new();
-        let mut spans = Vec::new();
-        loop {
-            let (at, index) = (r.offset(), r.index());
-            match r.skim_record(3, &mut prefix).unwrap() {
-                Some(len) => spans.push((at, index, len, prefix.clone())),
-                None => break,
-            }
+        let mut bytes = w.finish().unwrap();
+        bytes.truncate(bytes.len() - cut);
+        if let Some(i) = flip {
+            bytes[i] ^= 1;
         }
-        assert_eq!(spans.len(), 3);
-        assert_eq!(spans[0], (0, 0, 12, b"fir".to_vec()));
-        assert_eq!(spans[1], (28, 1, 0, Vec::new()));
-        assert_eq!(spans[2], (44, 2, 5, b"thi".to_vec()));
-        let mut at = RecordReader::open_at(f.path(), 44, 2).unwrap();
-        assert_eq!(at.next().unwrap().unwrap(), b"third");
-        assert!(at.next().is_none());
+        RecordReader::from_blob(Arc::new(BytesBlob::new("t", bytes)), compression)
     }
 
     #[test]
-    fn a_record_past_the_end_is_truncated_and_a_bad_length_corrupt() {
-        let f = file(&[b"0123456789"]);
-        let bytes = std::fs::read(f.path()).unwrap();
-        std::fs::write(f.path(), &bytes[..bytes.len() - 1]).unwrap();
-        let mut r = RecordReader::open(f.path(), Compression::None).unwrap();
+    fn skims_records_plain_and_compressed() {
+        for c in [Compression::None, Compression::Gzip] {
+            let mut r = reader(&[b"first record", b"", b"third"], c, 0, None);
+            let mut prefix = Vec::new();
+            let mut spans = Vec::new();
+            while let Some((len, whole)) = r.skim_record(6, &mut prefix).unwrap() {
+                spans.push((len, whole, prefix.clone()));
+            }
+            assert_eq!(spans[0], (12, false, b"first ".to_vec()));
+            assert_eq!(spans[1], (0, true, Vec::new()));
+            assert_eq!(spans[2], (5, true, b"third".to_vec()));
+            assert_eq!(r.index(), 3);
+        }
+    }
+
+    #[test]
+    fn a_record_past_the_end_is_truncated_and_a_bad_crc_corrupt() {
+        let mut r = reader(&[b"0123456789"], Compression::None, 1, None);
         let err = r.skim_record(4, &mut Vec::new()).unwrap_err();
         assert!(matches!(err, crate::Error::DataLoss { .. }), "{err}");
+        assert_eq!(
+            (err.key(), err.location().unwrap().offset),
+            (Some("record 0"), Some(0))
+        );
+        assert!(err.to_string().contains("truncated record"), "{err}");
+        let mut r = reader(&[b"0123456789"], Compression::None, 0, Some(0));
+        let err = r.skim_record(4, &mut Vec::new()).unwrap_err();
         assert!(
-            err.to_string().contains("truncated record at 0 (record 0)"),
+            err.to_string().contains("corrupted record: length"),
             "{err}"
         );
-        let mut flipped = bytes.clone();
-        flipped[0] ^= 1;
-        std::fs::write(f.path(), &flipped).unwrap();
-        let mut r = RecordReader::open(f.path(), Compression::None).unwrap();
-        let err = r.skim_record(4, &mut Vec::new()).unwrap_err();
-        assert!(err.to_string().contains("corrupted record at 0"), "{err}");
         // After an error, the end.
         assert_eq!(r.skim_record(4, &mut Vec::new()).unwrap(), None);
+        // A record read whole has its data checked.
+        let mut r = reader(&[b"0123456789"], Compression::None, 0, Some(14));
+        let err = r.skim_record(100, &mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("corrupted record: data"), "{err}");
     }
 }

@@ -2,13 +2,16 @@
 //! `tf.io.parse_tensor` payloads.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use prost::Message;
 
-use super::record::PLACE_MIN;
-use super::{Compression, RecordReader, RecordWriter};
-use crate::buffer::read_policy::ReadBuf;
+use super::frames;
+use super::record::{FOOTER_LEN, HEADER_LEN, PLACE_MIN};
+use super::{BlobStream, Compression, RecordReader, RecordWriter};
+use crate::buffer::read_policy::{ReadBuf, align_pos};
+use crate::io::{Blob, Checksum, LocalFs, RangeRead, Store};
 use crate::{DataType, Error, Result, Tensor};
 
 /// The bytes `tf.io.serialize_tensor` writes for `tensor`: TF's
@@ -68,54 +71,107 @@ pub fn parse_tensor(record: impl Into<Bytes>) -> Result<Tensor> {
 ///
 /// # Errors
 /// As [`RecordReader`] for the framing; a record that does not parse is an
-/// [`Error::InvalidProto`] naming the file and the record's index.
+/// [`Error::InvalidProto`] with the file and the record (`record N`) as
+/// fields.
 ///
 /// ```
 /// use tftensor::tfrecord::{read_tensors, Compression};
 /// assert!(read_tensors("/no/such.tfrecord", Compression::None).is_err());
 /// ```
 pub fn read_tensors(path: impl AsRef<Path>, compression: Compression) -> Result<Vec<Tensor>> {
-    let path = path.as_ref();
-    let reader = RecordReader::open(path, compression)?;
-    if let Some(len) = reader.remaining() {
-        if let Some(tensors) = read_large_records(path, len)? {
+    let key = path.as_ref().to_string_lossy();
+    read_tensors_of(LocalFs::new().open(&key)?, compression)
+}
+
+/// [`read_tensors`] of the records of `blob`.
+pub(crate) fn read_tensors_of(
+    blob: Arc<dyn Blob>,
+    compression: Compression,
+) -> Result<Vec<Tensor>> {
+    if compression == Compression::None {
+        if let Some(tensors) = read_large_records(&*blob)? {
             return Ok(tensors);
         }
-        return read_whole(reader.for_placing(), len, path);
+        let len = blob.len();
+        let reader = RecordReader::from_blob(blob, compression).for_placing();
+        return read_whole(reader, len);
     }
+    let reader = RecordReader::from_blob(blob, compression);
+    let name = reader.name().to_owned();
     let mut out = Vec::new();
     for (index, record) in reader.enumerate() {
-        out.push(parse_record(record?, index, path)?);
+        out.push(parse_record(record?, index as u64, &name)?);
     }
     Ok(out)
 }
 
-/// `parse_tensor`, with an error naming the file and the record.
-pub(super) fn parse_record(record: impl Into<Bytes>, index: usize, path: &Path) -> Result<Tensor> {
-    parse_tensor(record).map_err(|e| match e {
-        Error::InvalidProto { message: m, source } => Error::InvalidProto {
-            message: format!(
-                "{}: record {index} is not a serialized TensorProto: {m}",
-                path.display()
-            ),
-            source,
-        },
-        other => other,
+/// `parse_tensor` of record `index` of the stream `name`, with both as
+/// fields of an error.
+pub(super) fn parse_record(record: impl Into<Bytes>, index: u64, name: &str) -> Result<Tensor> {
+    parse_tensor(record).map_err(|e| {
+        let e = match e {
+            Error::InvalidProto { message: m, source } => Error::InvalidProto {
+                message: format!("the record is not a serialized TensorProto: {m}"),
+                source,
+            },
+            other => other,
+        };
+        e.with_path(name).with_key(format_args!("record {index}"))
     })
 }
 
-/// [`read_tensors`] of an uncompressed file of `len` bytes, read whole
+/// What the records of a file hold, told from its first record.
+pub(crate) enum Kind {
+    /// Serialized `TensorProto`s.
+    Tensors,
+    /// `tf.train.Example`s.
+    Examples,
+}
+
+/// Tensors or Examples, from the first record: a TensorProto has a valid
+/// dtype in field 1; an Example has only field 1 as a message
+/// (`features`); a SequenceExample has field 2 (`feature_lists`).
+///
+/// # Errors
+/// [`Error::InvalidFormat`] for `tf.train.SequenceExample`s (whose
+/// `feature_lists` an Example reader would drop), and for a record that
+/// is neither.
+pub(crate) fn kind_of(record: &[u8], name: &str) -> Result<Kind> {
+    if Tensor::decode(Bytes::copy_from_slice(record)).is_ok() {
+        return Ok(Kind::Tensors);
+    }
+    if let Ok(seq) = crate::pb::SequenceExample::decode(record) {
+        if seq
+            .feature_lists
+            .is_some_and(|l| !l.feature_list.is_empty())
+        {
+            return Err(Error::invalid_format(
+                "tfrecord",
+                "the records are tf.train.SequenceExamples, which are not read yet (their \
+                 feature_lists would be lost)",
+            )
+            .with_path(name));
+        }
+    }
+    if crate::pb::Example::decode(record).is_ok() {
+        return Ok(Kind::Examples);
+    }
+    Err(Error::invalid_format(
+        "tfrecord",
+        "the first record is neither a serialized TensorProto nor a tf.train.Example",
+    )
+    .with_path(name)
+    .with_key("record 0"))
+}
+
+/// [`read_tensors`] of an uncompressed blob of `len` bytes, read whole
 /// into one buffer under the read policy (huge pages when large, no
 /// zero-fill). Records of [`PLACE_MIN`] bytes or more are placed so their
 /// `tensor_content` is 64-byte aligned, and every tensor adopts its slice
 /// of the buffer; CRCs are computed chunk by chunk as the data arrives.
 /// Same results and errors as reading record by record: a framing error is
 /// reported after the records before it are parsed.
-fn read_whole(
-    mut reader: RecordReader<std::fs::File>,
-    len: u64,
-    path: &Path,
-) -> Result<Vec<Tensor>> {
+fn read_whole(mut reader: RecordReader<BlobStream>, len: u64) -> Result<Vec<Tensor>> {
     // Each placed record costs at most 63 bytes of padding.
     let placed = len / (PLACE_MIN as u64 + 16) + 1;
     let room = len.saturating_add(placed.saturating_mul(crate::ALIGNMENT as u64));
@@ -130,10 +186,10 @@ fn read_whole(
             Err(e) => break Some(e),
         }
     };
-    let bytes = buf.freeze().map_err(|e| Error::io(path.display(), &e))?;
+    let bytes = buf.freeze().map_err(|e| Error::io(reader.name(), &e))?;
     let mut out = crate::buffer::try_vec(ranges.len())?;
     for (index, r) in ranges.into_iter().enumerate() {
-        out.push(parse_record(bytes.slice(r), index, path)?);
+        out.push(parse_record(bytes.slice(r), index as u64, reader.name())?);
     }
     match framing {
         Some(e) => Err(e),
@@ -148,78 +204,35 @@ const LARGE_RECORD: u64 = 64 << 10;
 /// Bytes of each record's data looked at to place its `tensor_content`.
 const SKEW_PEEK: usize = 256;
 
-/// [`read_tensors`] of a large uncompressed file of large records, on two
-/// cores: a first pass reads only each record's header, first bytes and
-/// footer (two small reads a record); then every record's data is read
-/// into its place in one buffer by [`read_jobs`] (two threads, each piece
-/// checksummed on the core that read it), and each record's CRC is
-/// checked. `None` hands the file to the record-by-record path: small
-/// records, or anything wrong (a bad length CRC, a truncated record, a
-/// data CRC mismatch, an I/O error), so that errors are exactly that
-/// path's.
-fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
-    use crate::buffer::read_jobs::{Checksum, RangeRead, read_at, read_jobs};
-    use crate::buffer::read_policy::align_pos;
-    if len < LARGE_FILE {
+/// [`read_tensors`] of a large uncompressed blob of large records, on two
+/// cores: a framing pass ([`frames::walk`]) reads only each record's header
+/// and first bytes; then every record's data is read into its place in one
+/// buffer, and every footer, by one [`Blob::read_ranges`] (a local file:
+/// two threads, each piece checksummed on the core that read it), and each
+/// record's CRC is checked. `None` hands the blob to the record-by-record
+/// path: small records, or anything wrong (a bad length CRC, a truncated
+/// record, a data CRC mismatch, an I/O error), so that errors are exactly
+/// that path's.
+fn read_large_records(blob: &dyn Blob) -> Result<Option<Vec<Tensor>>> {
+    if blob.len() < LARGE_FILE {
         return Ok(None);
     }
-    let Ok(file) = std::fs::File::open(path) else {
-        return Ok(None);
-    };
-    // (data offset, data length, stored masked CRC, payload skew)
-    let mut records: Vec<(u64, u64, u32, Option<usize>)> = Vec::new();
-    let mut head = [0u8; 12 + SKEW_PEEK];
-    let mut off = 0u64;
-    while off < len {
-        // What is left of the file, at most a header and peek (a length
-        // past usize is longer than that).
-        let want = usize::try_from(len - off).map_or(head.len(), |l| l.min(head.len()));
-        // In bounds: want <= head.len().
-        let peek = head.get_mut(..want).unwrap_or_default();
-        if want < 12 || read_at(&file, peek, off).is_err() {
-            return Ok(None);
+    // (data offset, data length, payload skew)
+    let mut records: Vec<(u64, u64, Option<usize>)> = Vec::new();
+    let walked = frames::walk(blob, SKEW_PEEK, |f| {
+        // Many small records: the reads of the second pass would cost
+        // more than the copies of the record-by-record path.
+        if records.len() >= 16 && (records.len() as u64).saturating_mul(LARGE_RECORD) > f.end() {
+            return Ok(false);
         }
-        // In bounds: want >= 12.
-        let (len_bytes, rest) = peek.split_at(8);
-        let stored_len_crc = rest
-            .get(..4)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(u32::from_le_bytes);
-        let Ok(len_array) = <[u8; 8]>::try_from(len_bytes) else {
-            return Ok(None);
-        };
-        if stored_len_crc != Some(crate::crc32c::masked(len_bytes)) {
-            return Ok(None);
-        }
-        let data_len = u64::from_le_bytes(len_array);
-        let Some(end) = off
-            .checked_add(data_len)
-            .and_then(|e| e.checked_add(16))
-            .filter(|&e| e <= len)
-        else {
-            return Ok(None);
-        };
-        // Many small records: the first pass would cost a read each.
-        if records.len() >= 16 && (records.len() as u64).saturating_mul(LARGE_RECORD) > end {
-            return Ok(None);
-        }
-        // The bytes after the header that are this record's data: all of
-        // the peek when the data is longer (`rest` holds at least the 4
-        // bytes of the length CRC, so `get(4..)` is never empty by default).
-        let data_peek = rest.get(4..).unwrap_or_default();
-        let data_peek = usize::try_from(data_len)
-            .ok()
-            .and_then(|l| data_peek.get(..l))
-            .unwrap_or(data_peek);
-        let skew = (data_len >= PLACE_MIN as u64)
-            .then(|| content_offset(data_peek))
+        let skew = (f.len >= PLACE_MIN as u64)
+            .then(|| content_offset(f.prefix))
             .flatten();
-        let mut footer = [0u8; 4];
-        if read_at(&file, &mut footer, end - 4).is_err() {
-            return Ok(None);
-        }
-        records.push((off + 12, data_len, u32::from_le_bytes(footer), skew));
-        off = end;
+        records.push((f.offset + HEADER_LEN as u64, f.len, skew));
+        Ok(true)
+    });
+    if !matches!(walked, Ok(true)) {
+        return Ok(None);
     }
     // Each placed record costs at most 63 bytes of padding.
     let data: u64 = records.iter().map(|r| r.1).sum();
@@ -228,13 +241,14 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
         .map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
     let mut buf = ReadBuf::new(room)?;
     let base = buf.addr();
+    let mut footers = vec![[0u8; FOOTER_LEN]; records.len()];
     let mut ranges = Vec::with_capacity(records.len());
-    let mut jobs = Vec::with_capacity(records.len());
+    let mut jobs = Vec::with_capacity(2 * records.len());
     let mut rest = buf.as_mut_slice();
     let mut pos = 0usize;
-    for &(at, data_len, _, skew) in &records {
+    for (&(at, data_len, skew), footer) in records.iter().zip(&mut footers) {
         let start = skew.map_or(pos, |k| align_pos(base, pos, k, crate::ALIGNMENT));
-        // Within the file, so the length fits in usize.
+        // Within the blob, so the length fits in usize.
         let size = data_len as usize;
         let (dst, after) = std::mem::take(&mut rest)
             .get_mut(start - pos..)
@@ -247,22 +261,29 @@ fn read_large_records(path: &Path, len: u64) -> Result<Option<Vec<Tensor>>> {
             dst,
             sum: Some(Checksum::Crc32c),
         });
+        jobs.push(RangeRead {
+            offset: at + data_len,
+            dst: footer,
+            sum: None,
+        });
         pos = start + size;
     }
-    let Ok(crcs) = read_jobs(&file, jobs) else {
+    let Ok(sums) = blob.read_ranges(jobs) else {
         return Ok(None);
     };
-    let all_match = records
+    let all_match = sums
         .iter()
-        .zip(&crcs)
-        .all(|(r, crc)| crc.map(crate::crc32c::mask) == Some(r.2));
-    if !all_match {
+        .step_by(2)
+        .zip(&footers)
+        .all(|(crc, footer)| crc.map(crate::crc32c::mask) == Some(u32::from_le_bytes(*footer)));
+    if !all_match || sums.len() != 2 * records.len() {
         return Ok(None);
     }
-    let bytes = buf.freeze().map_err(|e| Error::io(path.display(), &e))?;
+    let name = blob.id();
+    let bytes = buf.freeze().map_err(|e| Error::io(name, &e))?;
     let mut out = crate::buffer::try_vec(ranges.len())?;
     for (index, r) in ranges.into_iter().enumerate() {
-        out.push(parse_record(bytes.slice(r), index, path)?);
+        out.push(parse_record(bytes.slice(r), index as u64, name)?);
     }
     Ok(Some(out))
 }

@@ -6,6 +6,7 @@ mod blobs;
 mod detect;
 mod sinks;
 mod sources;
+mod stores;
 
 use std::path::{Path, PathBuf};
 

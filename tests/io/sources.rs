@@ -137,7 +137,11 @@ fn tfrecords_of_examples_are_features_per_record() {
 fn read_errors_carry_path_and_key_as_fields() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("t.tfrecord");
-    let mut bytes = std::fs::read(data("tfrecord/tensors.tfrecord")).unwrap();
+    // Records too large for the listing to read whole (over 64 KiB).
+    let t = Tensor::from_vec([20000], vec![1.5f32; 20000]).unwrap();
+    tftensor::tfrecord::write_tensors(&p, tftensor::tfrecord::Compression::None, &[t.clone(), t])
+        .unwrap();
+    let mut bytes = std::fs::read(&p).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::File::create(&p)
@@ -152,7 +156,11 @@ fn read_errors_carry_path_and_key_as_fields() {
     assert!(matches!(err, Error::DataLoss { .. }), "{err:?}");
     assert_eq!(err.path(), Some(p.display().to_string().as_str()));
     let key = err.location().and_then(|l| l.key.clone());
-    assert_eq!(key.as_deref(), Some(src.entries()[last].name.as_str()));
+    assert_eq!(key, Some(format!("record {last}")));
+    assert_eq!(
+        err.location().and_then(|l| l.offset),
+        Some(bytes.len() as u64 / 2)
+    );
     // Display names the path once.
     let text = err.to_string();
     assert_eq!(text.matches(&p.display().to_string()).count(), 1, "{text}");
@@ -367,4 +375,73 @@ fn damage_in_a_checkpoint_npz_or_safetensors_names_file_and_tensor_once() {
     assert_eq!(err.key(), Some("flags"), "{text}");
     assert_eq!(text.matches("flags").count(), 1, "{text}");
     assert_eq!(text.matches(&*p.display().to_string()).count(), 1, "{text}");
+}
+
+/// A TFRecord of tensors (our writer writes what TF writes): record 1 a
+/// float [2, 3] whose payload starts `08 01 12 08 12 02 ...`.
+fn records_file(dir: &std::path::Path, tensors: &[Tensor]) -> (std::path::PathBuf, Vec<u8>) {
+    let p = dir.join("t.tfrecord");
+    tftensor::tfrecord::write_tensors(&p, tftensor::tfrecord::Compression::None, tensors).unwrap();
+    let bytes = std::fs::read(&p).unwrap();
+    (p, bytes)
+}
+
+/// Issue 35, fault 1: a flipped byte in a record's payload is damage (the
+/// record's CRC says so), never "not a serialized TensorProto: bad
+/// tensor_shape", whether the listing reads the record whole (small
+/// records) or only its first bytes (large ones).
+#[test]
+fn a_flipped_payload_byte_is_data_loss_at_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = Tensor::from_vec([2, 3], vec![1.0f32; 6]).unwrap();
+    let large = Tensor::from_vec([2, 3000], vec![1.0f32; 6000]).unwrap();
+    for t in [small, large] {
+        let (p, mut bytes) = records_file(dir.path(), &[Tensor::from(1i32), t.clone(), t]);
+        let first = 12 + bytes[0] as usize + 4;
+        // The tag of the first dim inside tensor_shape: 0x12 becomes a
+        // group start, which no TensorShapeProto parses.
+        bytes[first + 12 + 4] ^= 1;
+        std::fs::write(&p, &bytes).unwrap();
+        let err = io::open(&p).err().unwrap();
+        assert_eq!(err.kind(), tftensor::ErrorKind::DataLoss, "{err}");
+        assert_eq!(err.key(), Some("record 1"), "{err}");
+        assert_eq!(err.location().and_then(|l| l.offset), Some(first as u64));
+        assert_eq!(err.path(), Some(p.display().to_string().as_str()));
+        assert!(err.to_string().contains("data checksum mismatch"), "{err}");
+    }
+    // A flip past the header of a record too large to be read whole by
+    // the listing (over 64 KiB) lists (its first bytes are fine) and is
+    // found when read.
+    let large = Tensor::from_vec([2, 30000], vec![1.0f32; 60000]).unwrap();
+    let (p, mut bytes) = records_file(dir.path(), &[large.clone(), large]);
+    let second = bytes.len() / 2;
+    bytes[second + 12 + 9000] ^= 1;
+    std::fs::write(&p, &bytes).unwrap();
+    let mut src = io::open(&p).unwrap();
+    assert!(src.read(0).is_ok());
+    let err = src.read(1).unwrap_err();
+    assert_eq!(err.kind(), tftensor::ErrorKind::DataLoss, "{err}");
+    assert_eq!(err.location().and_then(|l| l.offset), Some(second as u64));
+    assert!(err.to_string().contains("data checksum mismatch"), "{err}");
+}
+
+/// A record that is intact but is not a tensor is still called that.
+#[test]
+fn an_intact_record_that_is_no_tensor_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("t.tfrecord");
+    let good = tftensor::tfrecord::serialize_tensor(&Tensor::from(1i32)).unwrap();
+    let mut w = tftensor::tfrecord::RecordWriter::create(&p, tftensor::tfrecord::Compression::None)
+        .unwrap();
+    w.write_record(&good).unwrap();
+    // A tensor_shape holding a group: no TensorShapeProto.
+    w.write_record(&[0x08, 0x01, 0x12, 0x01, 0x13]).unwrap();
+    w.finish().unwrap();
+    let err = io::open(&p).err().unwrap();
+    assert_eq!(err.kind(), tftensor::ErrorKind::InvalidProto, "{err}");
+    assert_eq!(err.key(), Some("record 1"));
+    assert!(
+        err.to_string().contains("not a serialized TensorProto"),
+        "{err}"
+    );
 }

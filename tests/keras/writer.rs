@@ -167,3 +167,29 @@ fn refusals() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A path that names no file (`dir/..`) is refused when the writer starts:
+/// its temporary name was made from an empty file name and landed in the
+/// folder above (`dir/../.tmpPID`), created before anything failed.
+#[test]
+fn an_output_path_without_a_file_name_is_refused_up_front() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("sub")).unwrap();
+    let odd = tmp.path().join("sub/..");
+    for err in [
+        tftensor::keras::WeightsWriter::create(&odd).err().unwrap(),
+        tftensor::keras::WeightsWriter::create_keras(&odd, "{}")
+            .err()
+            .unwrap(),
+        tftensor::hdf5::Hdf5Writer::create(&odd).err().unwrap(),
+    ] {
+        assert_eq!(err.kind(), tftensor::ErrorKind::InvalidArgument, "{err}");
+        assert_eq!(err.path(), Some(odd.display().to_string().as_str()));
+    }
+    let mut left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["sub"]);
+}

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::common::allocated_by;
 
-use tftensor::bytes::Bytes;
-use tftensor::hdf5::{Hdf5File, Source};
+use tftensor::hdf5::Hdf5File;
+use tftensor::io::BytesBlob;
 use tftensor::keras::{KerasFile, WeightsWriter};
 use tftensor::{DataType, Error, Tensor};
 
@@ -40,7 +40,7 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
 
 /// Opens and reads every dataset; the first error, if any.
 fn read_all(bytes: Vec<u8>) -> Result<usize, Error> {
-    let f = Hdf5File::open(Source::Bytes(Bytes::from(bytes)))?;
+    let f = Hdf5File::open(std::sync::Arc::new(BytesBlob::new("mem.h5", bytes)))?;
     for ds in f.datasets() {
         f.read(ds)?;
     }
@@ -148,7 +148,7 @@ fn a_group_linking_to_itself_terminates() {
     // Symbol nodes are written children first: the first is `a`'s.
     let entry = snods[0] + 8;
     f[entry + 8..entry + 16].copy_from_slice(&root);
-    let f = Hdf5File::open(Source::Bytes(Bytes::from(f))).unwrap();
+    let f = Hdf5File::open(std::sync::Arc::new(BytesBlob::new("mem.h5", f))).unwrap();
     assert_eq!(f.datasets().len(), 0);
     assert_eq!(f.groups().len(), 2);
 }
@@ -177,9 +177,11 @@ fn an_unknown_filter_is_refused_by_name() {
     let at = find(&f, b"\x02\x00\x08\x00\x01\x00\x01\x00shuffle\0");
     f[at..at + 2].copy_from_slice(&32000u16.to_le_bytes());
     let err = robust("lzf", f).unwrap_err();
+    // The dataset is a field.
+    assert_eq!(err.key(), Some("chunked"));
     assert_eq!(
         err.to_string(),
-        "hdf5: HDF5 feature filter 32000 (shuffle) not supported"
+        "'chunked': hdf5: HDF5 feature filter 32000 (shuffle) not supported"
     );
 }
 

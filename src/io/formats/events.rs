@@ -4,14 +4,14 @@
 //! adds no prefix; a series whose values differ in shape or dtype has an
 //! entry per step (`…@STEP`).
 
-use std::path::Path;
-
 use crate::error::{Error, Result};
-use crate::events::{SeriesValues, discover, is_summary_events_file, series};
+use crate::events::{SeriesValues, discover_in, is_summary_events_file, series_in};
 use crate::io::probe::Probe;
 use crate::io::row::{Certainty, Row};
 use crate::io::source::{InMemory, TensorSource};
+use crate::io::store::store_of;
 use crate::io::{Format, Located, OpenOptions};
+use crate::tensor::Tensor;
 
 impl Format {
     /// A TensorBoard log directory or event file: one series per run and tag;
@@ -39,13 +39,19 @@ fn sniff(p: &Probe<'_>) -> Option<Certainty> {
 }
 
 fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open(&at.local_only()?)?))
+    Ok(Box::new(open(at)?))
 }
-use crate::tensor::Tensor;
 
-fn open(path: &Path) -> Result<InMemory> {
+/// Reads every series whole: an entry's shape is its series' length (and
+/// whether it stacks at all, or becomes an entry per step, depends on the
+/// dtype and shape of every value), so a listing must parse every record
+/// of every file of the run, which for the scalars that make up most logs
+/// is the whole cost of reading them ([`series`] parses those straight
+/// from the file's bytes). A lazy listing would read every file twice to
+/// read it once.
+fn open(at: &Located) -> Result<InMemory> {
     let mut named = Vec::new();
-    for s in series(path)? {
+    for s in series_in(&*at.store, &at.key)? {
         let base = entry_base(&s.run, &s.tag);
         match s.values {
             SeriesValues::Stacked(t) => named.push((base.clone(), t)),
@@ -58,7 +64,7 @@ fn open(path: &Path) -> Result<InMemory> {
         let n = s.steps.len();
         named.push((format!("{base}/steps"), Tensor::from_vec([n], s.steps)?));
     }
-    Ok(InMemory::new(Format::EVENTS, path, named))
+    Ok(InMemory::new(Format::EVENTS, at.path(), named))
 }
 
 /// The name of the entry of a series' values.
@@ -97,7 +103,8 @@ pub fn select_series(source: &dyn TensorSource, tag: &str) -> Result<Vec<usize>>
             source.format().name()
         )));
     }
-    let bases: Vec<String> = discover(source.path())?
+    let (store, key) = store_of(source.path())?;
+    let bases: Vec<String> = discover_in(&*store, &key)?
         .iter()
         .map(|r| entry_base(&r.run, tag))
         .collect();

@@ -34,8 +34,8 @@ fn sniff(p: &Probe<'_>) -> Option<Certainty> {
     (p.is_file() && named).then_some(Certainty::Name)
 }
 
-fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    Ok(Box::new(open(&at.local_only()?)?))
+fn open_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    Ok(Box::new(open(at, options)?))
 }
 
 fn create_at(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
@@ -57,9 +57,10 @@ impl ReadEntry for KerasFile {
     }
 }
 
-/// A Keras file, listed from its HDF5 headers.
-fn open(path: &Path) -> Result<Listed<KerasFile>> {
-    let reader = KerasFile::open(path)?;
+/// A Keras file, listed from its HDF5 headers (read through the
+/// location's byte source).
+fn open(at: &Located, options: &OpenOptions) -> Result<Listed<KerasFile>> {
+    let reader = KerasFile::open_at(at, options)?;
     let entries = reader
         .entries()
         .iter()
@@ -71,7 +72,7 @@ fn open(path: &Path) -> Result<Listed<KerasFile>> {
         .collect();
     Ok(Listed {
         format: Format::KERAS,
-        path: path.to_path_buf(),
+        path: at.path(),
         entries,
         reader,
     })
@@ -94,11 +95,12 @@ impl WriteEntry for WeightsWriter {
 /// the model's config).
 fn create(path: &Path) -> Result<Written<WeightsWriter>> {
     if path.extension().is_some_and(|e| e == "keras") {
-        return Err(crate::Error::InvalidArgument(format!(
-            "{}: a .keras archive needs the model's config.json; write a .weights.h5 \
-             (or use keras::WeightsWriter::create_keras with a config)",
-            path.display()
-        )));
+        return Err(crate::Error::InvalidArgument(
+            "a .keras archive needs the model's config.json; write a .weights.h5 (or use \
+             keras::WeightsWriter::create_keras with a config)"
+                .into(),
+        )
+        .with_path(path.display()));
     }
     Ok(Written {
         format: Format::KERAS,

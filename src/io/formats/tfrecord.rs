@@ -2,24 +2,28 @@
 //! index (`0`, `1`, ...), or of `tf.train.Example`s whose features are
 //! named `RECORD/FEATURE`; and a sink writing one tensor record each.
 //!
-//! A file of tensors is listed by a framing-only pass and read one record
-//! at a time; a file of Examples is decoded whole when opened.
+//! Both are read through the location's byte source (a local file, a map,
+//! a zip member, an object in a store): a file of tensors is listed by a
+//! framing-only pass and read one record at a time; a file of Examples is
+//! listed by a pass over its records' framing (see
+//! `tfrecord::listed_examples`) and each record read by range when one of
+//! its features is asked for.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-
-use bytes::Bytes;
+use std::sync::Arc;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::io::probe::Probe;
 use crate::io::row::{Certainty, Row};
 use crate::io::sink::TensorSink;
-use crate::io::source::{Entry, InMemory, Listed, ReadEntry, TensorSource};
+use crate::io::source::{Entry, Listed, ReadEntry, TensorSource};
 use crate::io::staged::StagedFile;
-use crate::io::{Compression, CreateOptions, Format, Located, OpenOptions};
+use crate::io::{Blob, Compression, CreateOptions, Format, Located, OpenOptions};
+use crate::shape::TensorShape;
 use crate::tensor::Tensor;
-use crate::tfrecord::{RecordReader, RecordWriter, TensorRecords, parse_example, serialize_tensor};
+use crate::tfrecord::{ExampleRecords, RecordWriter, TensorRecords, serialize_tensor};
 
 impl Format {
     /// A TFRecord file (plain, GZIP or ZLIB) of serialized TensorProtos or
@@ -85,8 +89,8 @@ fn output(at: &mut Located, _: &CreateOptions) {
     at.compression = Compression::of_name(&at.key).1;
 }
 
-fn open_at(at: &Located, _: &OpenOptions) -> Result<Box<dyn TensorSource>> {
-    open(&at.local_only()?, at.compression)
+fn open_at(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
+    open(at.blob(options)?, at.compression, at.path())
 }
 
 fn create(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
@@ -96,29 +100,46 @@ fn create(at: &Located, _: &CreateOptions) -> Result<Box<dyn TensorSink>> {
     )?))
 }
 
-/// What the records of a file hold, told from its first record.
-enum Kind {
-    Tensors,
-    Examples,
-}
-
-/// Opens the file: lazily when it holds tensors, else as [`read_all`]
-/// does.
-fn open(path: &Path, compression: Compression) -> Result<Box<dyn TensorSource>> {
-    let Some(records) = TensorRecords::list(path, compression)? else {
-        return Ok(Box::new(read_all(path, compression)?));
-    };
-    let entries = records
-        .headers()
-        .iter()
-        .enumerate()
-        .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
-        .collect();
+/// Lists the records: as tensors when the first record is one, else as
+/// `tf.train.Example`s (a `SequenceExample`, whose `feature_lists` an
+/// Example reader would drop, is refused).
+fn open(
+    blob: Arc<dyn Blob>,
+    compression: Compression,
+    path: PathBuf,
+) -> Result<Box<dyn TensorSource>> {
+    if let Some(records) = TensorRecords::list(blob.clone(), compression)? {
+        let entries = records
+            .headers()
+            .iter()
+            .enumerate()
+            .map(|(i, (dtype, shape))| Entry::new(i.to_string(), *dtype, shape.clone()))
+            .collect();
+        return Ok(Box::new(Listed {
+            format: Format::TFRECORD,
+            path,
+            entries,
+            reader: records,
+        }));
+    }
+    let (reader, features) = ExampleRecords::list(blob, compression)?;
+    let mut entries = Vec::with_capacity(features.len());
+    let mut records = Vec::with_capacity(features.len());
+    for f in features {
+        let len = i64::try_from(f.len).map_err(|_| {
+            Error::Overflow(crate::OverflowError::Size {
+                what: "feature list length",
+            })
+        })?;
+        let name = format!("{}/{}", f.record, f.name);
+        entries.push(Entry::new(name, f.dtype, TensorShape::new(&[len])?));
+        records.push(f.record);
+    }
     Ok(Box::new(Listed {
         format: Format::TFRECORD,
-        path: path.to_path_buf(),
+        path,
         entries,
-        reader: records,
+        reader: Examples { reader, records },
     }))
 }
 
@@ -134,80 +155,28 @@ impl ReadEntry for TensorRecords {
     }
 }
 
-/// Reads the file's records. The first record says whether they are
-/// tensors or `tf.train.Example`s; a `SequenceExample` (whose
-/// `feature_lists` an Example reader would drop) is refused.
-fn read_all(path: &Path, compression: Compression) -> Result<InMemory> {
-    let shown = path.display().to_string();
-    let mut named = Vec::new();
-    let mut kind = None;
-    for (index, record) in RecordReader::open(path, compression)?.enumerate() {
-        let record = Bytes::from(record?);
-        let kind = match kind {
-            Some(ref k) => k,
-            None => kind.insert(kind_of(&record, &shown)?),
-        };
-        match kind {
-            Kind::Tensors => {
-                let t = Tensor::decode(record).map_err(|e| {
-                    Error::invalid_format("tfrecord", format!("not a serialized TensorProto: {e}"))
-                        .with_path(&shown)
-                        .with_key(format!("record {index}"))
-                })?;
-                named.push((index.to_string(), t));
-            }
-            Kind::Examples => {
-                let features = parse_example(record).map_err(|e| {
-                    let e = match e {
-                        // A located error, so the record is a field.
-                        Error::InvalidProto { message, .. } => {
-                            Error::invalid_format("tfrecord", message)
-                        }
-                        other => other,
-                    };
-                    e.with_path(&shown).with_key(format!("record {index}"))
-                })?;
-                named.extend(
-                    features
-                        .into_iter()
-                        .map(|(name, t)| (format!("{index}/{name}"), t)),
-                );
-            }
-        }
-    }
-    Ok(InMemory::new(Format::TFRECORD, path, named))
+/// The records of a TFRecord of Examples, and the record of each entry.
+struct Examples {
+    reader: ExampleRecords,
+    records: Vec<usize>,
 }
 
-/// Tensors or Examples: a TensorProto has a valid dtype in field 1; an
-/// Example has only field 1 as a message (`features`); a SequenceExample
-/// has field 2 (`feature_lists`).
-fn kind_of(record: &[u8], shown: &str) -> Result<Kind> {
-    use prost::Message;
-    if Tensor::decode(Bytes::copy_from_slice(record)).is_ok() {
-        return Ok(Kind::Tensors);
+/// Reads an entry's feature from its record (`RECORD/FEATURE`: the
+/// feature's name is what follows the first `/`).
+impl ReadEntry for Examples {
+    fn read_entry(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        _on: &mut dyn FnMut(u64),
+    ) -> Result<Tensor> {
+        let (Some(&record), Some((_, name))) =
+            (self.records.get(index), entry.name.split_once('/'))
+        else {
+            return Err(Error::not_found(format!("no tensor number {index}")));
+        };
+        self.reader.read(record, name)
     }
-    if let Ok(seq) = crate::pb::SequenceExample::decode(record) {
-        if seq
-            .feature_lists
-            .is_some_and(|l| !l.feature_list.is_empty())
-        {
-            return Err(Error::invalid_format(
-                "tfrecord",
-                "the records are tf.train.SequenceExamples, which are not read yet (their \
-                 feature_lists would be lost)",
-            )
-            .with_path(shown));
-        }
-    }
-    if crate::pb::Example::decode(record).is_ok() {
-        return Ok(Kind::Examples);
-    }
-    Err(Error::invalid_format(
-        "tfrecord",
-        "the first record is neither a serialized TensorProto nor a tf.train.Example",
-    )
-    .with_path(shown)
-    .with_key("record 0"))
 }
 
 /// Writes one record per tensor (names are not kept: TFRecords of tensors
