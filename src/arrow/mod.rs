@@ -48,10 +48,10 @@ pub use fixed_shape_tensor::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR, arrow_to_tensor,
     arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
 };
-pub use schema::{ExamplesSchema, examples_schema, type_text};
+pub use schema::{ExamplesSchema, type_text};
 pub use sequence_spec::{SequenceSpec, apply_sequence_spec, parse_sequence_examples};
 pub use spec::{FeatureSpec, apply_spec, parse_examples};
-pub use stream::{ExampleBatches, StreamOptions, read_examples_arrow};
+pub use stream::{ExampleBatches, StreamOptions, examples_schema, read_examples_arrow};
 pub use tensor_metadata::FixedShapeTensorMetadata;
 pub use write::{batch_to_examples, write_examples_arrow};
 

@@ -1,24 +1,21 @@
-//! The schema of whole files: what the schema-less decoder would give all
-//! their records as one batch, found batch by batch in bounded memory,
-//! and Arrow types in pyarrow's notation.
+//! The schema of whole files ([`ExamplesSchema`]): what the schema-less
+//! decoder would give all their records as one batch, merged batch by
+//! batch in bounded memory, and Arrow types in pyarrow's notation.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 
 use super::decode::SEQUENCE_COLUMN;
-use super::stream::{StreamOptions, files_schema};
-use crate::io::{Format, OpenOptions, expand, locate};
 use crate::{Error, Result};
 
 /// Records decoded per batch while a schema is gathered.
 pub(super) const SCHEMA_BATCH: usize = 4096;
 
-/// The schema of the records of some files ([`examples_schema`]), and how
+/// The schema of the records of some files ([`examples_schema`](super::examples_schema)), and how
 /// many records there are. Its `Display` is one line per column,
 /// `name: type`, the type in pyarrow's notation ([`type_text`]).
 ///
@@ -45,51 +42,6 @@ impl fmt::Display for ExamplesSchema {
     }
 }
 
-/// The schema tfx-bsl's schema-less decoder gives the records of `paths`
-/// (globs allowed, as [`read_examples_arrow`](super::read_examples_arrow)) decoded as one batch,
-/// without holding them: they are decoded a batch at a time and the
-/// batches' schemas merged (a column `null` in one batch takes another
-/// batch's type). Each file's compression is found from its bytes
-/// (as [`crate::io::locate`] finds it). `sequence` reads
-/// `SequenceExample`s.
-///
-/// # Errors
-/// As [`read_examples_arrow`](super::read_examples_arrow) and its batches; a feature whose kind
-/// differs between batches is [`Error::InvalidFormat`], as it is between
-/// records of a stream. Every error carries the file as a field
-/// ([`Error::path`]).
-///
-/// ```
-/// let s = tftensor::arrow::examples_schema(["tests/data/arrow/kinds.gzip.tfrecord"], false)?;
-/// assert_eq!(s.schema.fields().len(), 5);
-/// # Ok::<(), tftensor::Error>(())
-/// ```
-pub fn examples_schema(
-    paths: impl IntoIterator<Item = impl AsRef<Path>>,
-    sequence: bool,
-) -> Result<ExamplesSchema> {
-    let mut merged = Merged::default();
-    for pattern in paths {
-        for file in expand(pattern.as_ref())? {
-            let as_tfrecord = OpenOptions::default().with_format(Format::TFRECORD);
-            let compression = locate(&file, &as_tfrecord)?.compression;
-            let options = StreamOptions::new(SCHEMA_BATCH)
-                .compression(compression)
-                .sequence(sequence);
-            let this = files_schema([file.clone()].into(), &options)?;
-            merged.records += this.records;
-            // A merge error gets the file here.
-            merged.add_schema(&this.schema).map_err(|e| match e {
-                Error::InvalidArgument(m) => {
-                    Error::invalid_format("tfrecord", m).with_path(file.display())
-                }
-                other => other,
-            })?;
-        }
-    }
-    Ok(merged.finish())
-}
-
 /// Columns by name, merged over batches.
 #[derive(Debug, Default)]
 pub(super) struct Merged {
@@ -104,7 +56,7 @@ impl Merged {
         self.add_schema(&batch.schema())
     }
 
-    fn add_schema(&mut self, schema: &Schema) -> Result<()> {
+    pub(super) fn add_schema(&mut self, schema: &Schema) -> Result<()> {
         for field in schema.fields() {
             let slot = if field.name() == SEQUENCE_COLUMN {
                 &mut self.sequence

@@ -16,6 +16,7 @@ use super::decode::ExamplesDecoder;
 use super::schema::{ExamplesSchema, Merged, SCHEMA_BATCH};
 use super::sequence_spec::{SequenceSpec, apply_sequence_spec};
 use super::spec::{FeatureSpec, apply_spec};
+use crate::io::{Format, OpenOptions, expand, locate};
 use crate::tfrecord::{Compression, RecordReader};
 use crate::{Error, Result};
 
@@ -173,7 +174,7 @@ pub fn read_examples_arrow(
     }
     let mut files = VecDeque::new();
     for p in paths {
-        files.extend(crate::io::expand(p.as_ref())?);
+        files.extend(expand(p.as_ref())?);
     }
     let schema = match (&options.sequence_spec, &options.spec, &options.schema) {
         (Some(spec), _, _) => apply_sequence_spec(&empty(), spec)?.schema(),
@@ -190,10 +191,7 @@ pub fn read_examples_arrow(
 
 /// The first pass: the schema of the records of `files` as one batch,
 /// and how many there are, a batch at a time.
-pub(super) fn files_schema(
-    files: VecDeque<PathBuf>,
-    options: &StreamOptions,
-) -> Result<ExamplesSchema> {
+fn files_schema(files: VecDeque<PathBuf>, options: &StreamOptions) -> Result<ExamplesSchema> {
     let mut pass = Decoded::new(files, options.clone());
     pass.options.batch_size = SCHEMA_BATCH;
     let mut merged = Merged::default();
@@ -346,4 +344,49 @@ impl RecordBatchReader for ExampleBatches {
     fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
+}
+
+/// The schema tfx-bsl's schema-less decoder gives the records of `paths`
+/// (globs allowed, as [`read_examples_arrow`]) decoded as one batch,
+/// without holding them: they are decoded a batch at a time and the
+/// batches' schemas merged (a column `null` in one batch takes another
+/// batch's type). Each file's compression is found from its bytes
+/// (as [`crate::io::locate`] finds it). `sequence` reads
+/// `SequenceExample`s.
+///
+/// # Errors
+/// As [`read_examples_arrow`] and its batches; a feature whose kind
+/// differs between batches is [`Error::InvalidFormat`], as it is between
+/// records of a stream. Every error carries the file as a field
+/// ([`Error::path`]).
+///
+/// ```
+/// let s = tftensor::arrow::examples_schema(["tests/data/arrow/kinds.gzip.tfrecord"], false)?;
+/// assert_eq!(s.schema.fields().len(), 5);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn examples_schema(
+    paths: impl IntoIterator<Item = impl AsRef<Path>>,
+    sequence: bool,
+) -> Result<ExamplesSchema> {
+    let mut merged = Merged::default();
+    for pattern in paths {
+        for file in expand(pattern.as_ref())? {
+            let as_tfrecord = OpenOptions::default().with_format(Format::TFRECORD);
+            let compression = locate(&file, &as_tfrecord)?.compression;
+            let options = StreamOptions::new(SCHEMA_BATCH)
+                .compression(compression)
+                .sequence(sequence);
+            let this = files_schema([file.clone()].into(), &options)?;
+            merged.records += this.records;
+            // A merge error gets the file here.
+            merged.add_schema(&this.schema).map_err(|e| match e {
+                Error::InvalidArgument(m) => {
+                    Error::invalid_format("tfrecord", m).with_path(file.display())
+                }
+                other => other,
+            })?;
+        }
+    }
+    Ok(merged.finish())
 }
