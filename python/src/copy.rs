@@ -3,8 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use tft::ErrorKind;
 use tft::io::{self, CopyEvent, CopyOptions, CopyProgress};
 
 use crate::errors::to_py;
@@ -116,6 +118,7 @@ pub(crate) fn copy<'py>(
             }
         }
     };
+    let asked = only.unwrap_or_default();
     let start = Instant::now();
     let mut failed: Option<PyErr> = None;
     let result = py.detach(|| {
@@ -146,7 +149,7 @@ pub(crate) fn copy<'py>(
         let mut source = io::open_with(&src, &open)?;
         let sink = io::create_with(&dst, &create)?;
         let options = CopyOptions::default()
-            .only(only.unwrap_or_default())
+            .only(asked.iter().cloned())
             .skip_unsupported(skip_unsupported)
             .progress(&mut on);
         io::copy(source.as_mut(), sink, options)
@@ -157,7 +160,13 @@ pub(crate) fn copy<'py>(
     if let Some(e) = failed {
         return Err(e);
     }
-    let report = result.map_err(to_py)?;
+    let report = result.map_err(|e| match e.key() {
+        // A name asked for that the source lacks: a missing key.
+        Some(key) if e.kind() == ErrorKind::NotFound && asked.iter().any(|n| n == key) => {
+            PyKeyError::new_err(key.to_owned())
+        }
+        _ => to_py(e),
+    })?;
     let out = PyDict::new(py);
     out.set_item("copied", report.copied)?;
     out.set_item("skipped", report.skipped)?;

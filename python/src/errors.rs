@@ -1,54 +1,39 @@
 //! tftensor errors as Python exceptions.
 
 use pyo3::exceptions::{
-    PyBufferError, PyFileNotFoundError, PyKeyError, PyMemoryError, PyOSError, PyRuntimeError,
-    PyTypeError, PyValueError,
+    PyBufferError, PyFileNotFoundError, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::PyAnyMethods;
 use pyo3::{PyErr, Python};
 use tft::Error;
 
 /// The Python exception for a tftensor error, by its kind (looking
-/// through the location wrapper): `TypeError` for dtypes, `OSError` for
-/// I/O (`FileNotFoundError` for a missing file), with `filename` set from
-/// the error's path field and `errno` where the system gave one;
-/// `KeyError` for a missing tensor (a `NotFound` that names its key);
-/// `MemoryError` for a failed allocation; `ValueError` for bad input,
-/// a file no format claims, and sizes that overflow (as NumPy's "array is
-/// too big").
+/// through the location wrapper): `TypeError` for dtypes; `OSError` for
+/// I/O and `FileNotFoundError` for a missing file (or checkpoint prefix,
+/// data shard, glob with no match), as Python's own: `errno`, `strerror`
+/// (the text without the location) and `filename` (the error's path
+/// field); `MemoryError` for a failed allocation; `ValueError` for bad
+/// input, a file no format claims, and sizes that overflow (as NumPy's
+/// "array is too big"). A missing tensor is a `KeyError` where the front
+/// looks names up (`Source[name]`, `copy(only=...)`).
 pub(crate) fn to_py(err: Error) -> PyErr {
     let msg = err.to_string();
-    let path = err.path().map(str::to_owned);
     match err.inner() {
         Error::UnsupportedDataType { .. } | Error::DataTypeMismatch { .. } => {
             PyTypeError::new_err(msg)
         }
         Error::Io { source, .. } => {
             let errno = source.get().raw_os_error();
-            let e = if source.kind() == std::io::ErrorKind::NotFound {
-                PyFileNotFoundError::new_err(msg)
-            } else {
-                PyOSError::new_err(msg)
-            };
-            with_os_fields(e, errno, path)
+            os_error(&err, source.kind(), errno, source.get().to_string())
         }
         // The library's text names no API; this front names its own knob.
         Error::OpaqueDtype { .. } => PyValueError::new_err(format!(
             "{msg}: pass npy_dtype=, e.g. npy_dtype=\"bfloat16\""
         )),
-        // A missing tensor (the error names it as its key, in a file that
-        // is there) is a missing key of the mapping; anything else missing
-        // is a missing file (a checkpoint prefix, a data shard, a glob
-        // with no match), named by the path.
-        Error::NotFound { .. }
-            if err.key().is_some()
-                && path
-                    .as_deref()
-                    .is_none_or(|p| std::path::Path::new(p).exists()) =>
-        {
-            PyKeyError::new_err(msg)
+        Error::NotFound { message, .. } => {
+            os_error(&err, std::io::ErrorKind::NotFound, None, message.clone())
         }
-        Error::NotFound { .. } => with_os_fields(PyFileNotFoundError::new_err(msg), None, path),
         Error::AllocationFailed { .. } => PyMemoryError::new_err(msg),
         Error::InvalidShape(_)
         | Error::InvalidArgument(_)
@@ -65,19 +50,40 @@ pub(crate) fn to_py(err: Error) -> PyErr {
     }
 }
 
-/// An `OSError` with `filename` (and `errno`) set, as Python's own.
-fn with_os_fields(err: PyErr, errno: Option<i32>, path: Option<String>) -> PyErr {
-    Python::attach(|py| {
-        let value = err.value(py);
-        // Setting attributes of a fresh OSError cannot fail.
-        if let Some(path) = path {
-            let _ = value.setattr("filename", path);
-        }
-        if let Some(errno) = errno {
-            let _ = value.setattr("errno", errno);
-        }
+/// An `OSError` made as Python makes its own, `OSError(errno, strerror,
+/// filename)`, so `str()` is `[Errno 2] No such file ...: 'path'`: the
+/// errno the system gave, else the one of the error's kind (from Python's
+/// `errno` module); `strerror` the text without the path, the key (a
+/// tensor, a record) before it.
+fn os_error(err: &Error, kind: std::io::ErrorKind, errno: Option<i32>, text: String) -> PyErr {
+    use std::io::ErrorKind as K;
+    let strerror = match err.key() {
+        Some(key) => format!("'{key}': {text}"),
+        None => text,
+    };
+    let path = err.path().map(str::to_owned);
+    let errno = errno.or_else(|| {
+        let name = match kind {
+            K::NotFound => "ENOENT",
+            K::PermissionDenied => "EACCES",
+            K::AlreadyExists => "EEXIST",
+            K::IsADirectory => "EISDIR",
+            K::NotADirectory => "ENOTDIR",
+            _ => "EIO",
+        };
+        Python::attach(|py| {
+            py.import("errno")
+                .and_then(|m| m.getattr(name))
+                .and_then(|v| v.extract::<i32>())
+                .ok()
+        })
     });
-    err
+    let args = (errno, strerror, path);
+    if kind == K::NotFound {
+        PyFileNotFoundError::new_err(args)
+    } else {
+        PyOSError::new_err(args)
+    }
 }
 
 /// DLPack refusals are `BufferError`s, as in NumPy; allocation failures stay

@@ -98,6 +98,14 @@ pub fn parse_sequence_examples<R: AsRef<[u8]>>(
 ///
 /// # Errors
 /// As [`parse_sequence_examples`].
+///
+/// ```
+/// use tftensor::arrow::{apply_sequence_spec, decode_sequence_examples, SequenceSpec};
+/// let batch = decode_sequence_examples([Vec::<u8>::new()])?;
+/// let parsed = apply_sequence_spec(&batch, &SequenceSpec::default())?;
+/// assert_eq!(parsed.num_columns(), 1); // the ##SEQUENCE## struct, with no children
+/// # Ok::<(), tftensor::Error>(())
+/// ```
 pub fn apply_sequence_spec(batch: &RecordBatch, spec: &SequenceSpec) -> Result<RecordBatch> {
     let rows = batch.num_rows();
     let context: Vec<(&str, FeatureSpec)> = spec

@@ -70,6 +70,14 @@ pub struct CopyProgress {
 
 impl CopyProgress {
     /// Takes one event; returns `(done_bytes, total_bytes)` after it.
+    ///
+    /// ```
+    /// use tftensor::io::{CopyEvent, CopyProgress};
+    /// let mut p = CopyProgress::default();
+    /// p.update(&CopyEvent::Start { total_bytes: 8 });
+    /// // A sink that reports while it writes moves the count too.
+    /// assert_eq!(p.update(&CopyEvent::Writing { name: "w", done_bytes: 8 }), (4, 8));
+    /// ```
     pub fn update(&mut self, event: &CopyEvent<'_>) -> (u64, u64) {
         match *event {
             CopyEvent::Start { total_bytes } => self.total = total_bytes,
