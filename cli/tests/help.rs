@@ -13,7 +13,7 @@ fn stdout(args: &[&str]) -> String {
 }
 
 /// The line of `text` that starts with the format's name (after spaces).
-fn line_of<'a>(text: &'a str, f: Format) -> Option<&'a str> {
+fn line_of(text: &str, f: Format) -> Option<&str> {
     text.lines()
         .find(|l| l.split_whitespace().next() == Some(f.name()))
 }

@@ -186,6 +186,8 @@ pub fn type_text(t: &ArrowType) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::arrow::{decode_examples, decode_sequence_examples};
     use crate::tfrecord::{Compression, RecordReader};
