@@ -181,11 +181,15 @@ fn sequence_column(
                 })?;
             check_fixed_steps(name, shape, k, *allow_missing, &outer, step_offsets)?;
             // Every step has k values, one after another.
-            let first = step_offsets.first().copied().unwrap_or(0);
-            let last = step_offsets.last().copied().unwrap_or(0);
-            let range = usize::try_from(first)
-                .ok()
-                .zip(usize::try_from(last - first).ok())
+            let range = step_offsets
+                .first()
+                .zip(step_offsets.last())
+                .and_then(|(&first, &last)| {
+                    Some((
+                        usize::try_from(first).ok()?,
+                        usize::try_from(last - first).ok()?,
+                    ))
+                })
                 .ok_or_else(|| internal(format!("feature {name:?}: step offsets")))?;
             let values = steps.values().slice(range.0, range.1);
             if shape.is_empty() {
@@ -300,13 +304,17 @@ fn steps_of(
             })?;
             if found != dtype {
                 // The first step that set a kind, counted within its record.
-                let step = (0..steps.len()).find(|&i| steps.is_valid(i)).unwrap_or(0) as i64;
+                // A kind is known only from a step that set one.
+                let step = (0..steps.len())
+                    .find(|&i| steps.is_valid(i))
+                    .ok_or_else(|| internal(format!("sequence feature {name:?}: no kind")))?
+                    as i64;
                 let start = outer.value_offsets().partition_point(|&o| o <= step);
                 let first = start
                     .checked_sub(1)
                     .and_then(|r| outer.value_offsets().get(r))
                     .copied()
-                    .unwrap_or(0); // offsets start at 0, so `start` >= 1
+                    .ok_or_else(|| internal(format!("sequence feature {name:?}: offsets")))?;
                 return Err(Error::InvalidArgument(format!(
                     "Name: <unknown>, Feature list: {name}, Index: {}.  Data types don't match. \
                      Expected type: {}",
