@@ -15,7 +15,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin>=1.7,<2" "numpy>=2.1,<2.5" "pytest>=7" "safetensors"
+    "maturin>=1.7,<2" "numpy>=2.1,<2.5" "pytest>=7" "safetensors" "pyarrow"
 
 cd "$here"
 # maturin installs the module into the active venv.

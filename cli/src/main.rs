@@ -1,6 +1,5 @@
 //! `tftensor`: inspect, show, convert and diff TensorFlow's tensor files
-//! (checkpoints and SavedModel variables, TensorProto files, TFRecord,
-//! `.npy`, `.npz` and `.safetensors`).
+//! (every format of the library's rows; `--help` lists them).
 //!
 //! Errors are one line on stderr that names the file, with exit status 2.
 
@@ -13,23 +12,18 @@ mod source;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::commands::{convert, diff, inspect, plot, show};
 
 /// Inspect, show, convert and diff TensorFlow's tensor files.
 ///
 /// Reads TF checkpoints (a prefix such as `dir/ckpt-3`, a checkpoint
-/// directory, or a SavedModel directory), binary TensorProto files and
-/// directories of them, TFRecord files of serialized tensors, `.npy`,
-/// `.npz` and `.safetensors`. The format is detected from the path and the
-/// file's first bytes; --format overrides it.
+/// directory, or a SavedModel directory) and the other formats listed
+/// below. The format is detected from the path and the file's first bytes;
+/// --format overrides it.
 #[derive(Parser, Debug)]
 #[command(name = "tftensor", version, propagate_version = true)]
-#[command(after_help = "Example:\n  \
-    tftensor inspect training/ckpt-3\n  \
-    tftensor convert training/ckpt-3 model.safetensors\n  \
-    tftensor diff training/ckpt-3 model.safetensors")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,8 +94,30 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// The examples after the top-level help.
+const EXAMPLES: &str = "Examples:\n  \
+    tftensor inspect training/ckpt-3\n  \
+    tftensor convert training/ckpt-3 model.safetensors\n  \
+    tftensor diff training/ckpt-3 model.safetensors";
+
+/// The command line, its format lists taken from the library's rows.
+fn command() -> clap::Command {
+    Cli::command()
+        .after_help(format!("{}\n{EXAMPLES}", source::formats_help()))
+        .mut_subcommand("convert", |c| {
+            let examples = c
+                .get_after_help()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            c.after_help(format!("{}\n\n{examples}", source::output_formats_help()))
+        })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     // A bug must still end as one line and status 2, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
         let msg = info

@@ -16,6 +16,42 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     })
 }
 
+/// The formats this build reads, one line each from the library's rows:
+/// name, file name endings, and whether `convert` writes it.
+pub fn formats_help() -> String {
+    let rows: Vec<(Format, String)> = Format::all().map(|f| (f, endings(f))).collect();
+    let width = rows.iter().map(|(_, e)| e.len()).max().unwrap_or(0);
+    let mut out = String::from("Formats (detected from the path and the first bytes):\n");
+    for (f, endings) in rows {
+        let writes = if f.can_write() { "read, write" } else { "read" };
+        out.push_str(&format!("  {:<16} {endings:<width$}  {writes}\n", f.name()));
+    }
+    out
+}
+
+/// The formats `convert` writes, and what names them, from the rows.
+pub fn output_formats_help() -> String {
+    let mut out = String::from(
+        "Output formats (--to, or OUT's ending; a .gz/.zz ending compresses a TFRecord):\n",
+    );
+    for f in Format::all().filter(|f| f.can_write()) {
+        let line = format!("  {:<16} {}", f.name(), endings(f));
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(
+        "A trailing / names a directory of TensorProto files; a name without an ending a \
+         checkpoint prefix.",
+    );
+    out
+}
+
+/// A format's file name endings, `.npz .npy` style.
+fn endings(f: Format) -> String {
+    let endings: Vec<String> = f.extensions().iter().map(|e| format!(".{e}")).collect();
+    endings.join(" ")
+}
+
 /// How to read inputs: options every reading subcommand takes.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ReadOptions {

@@ -134,7 +134,7 @@ fn only_names_a_missing_tensor() {
             .arg(&src)
             .arg(dir.path().join("out.pb"))
             .args(["--only", "nope"]),
-        &[&src.display().to_string(), "no tensor named 'nope'"],
+        &[&src.display().to_string(), "'nope': no such tensor"],
     );
 }
 

@@ -128,7 +128,7 @@ fn show_of_a_missing_name_is_an_error() {
     write_pb(dir.path(), "a", &f32s(&[1], &[1.]));
     assert_error(
         tftensor().arg("show").arg(dir.path()).args(["a", "zz"]),
-        &["no tensor named 'zz'"],
+        &["'zz': no such tensor"],
     );
 }
 

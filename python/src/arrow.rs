@@ -1,41 +1,39 @@
 //! Arrow for Python through the Arrow PyCapsule interface, so pyarrow (or
-//! polars, duckdb, ...) imports without tftensor depending on it:
+//! polars, duckdb, ...) imports without tftensor depending on it. This
+//! file only exports what `tftensor::arrow` makes; the schema contract is
+//! the library's:
 //!
 //! * `read_examples_arrow(paths, spec=None, batch_size=1024, compression="",
-//!   sequence=False)` returns an object with `__arrow_c_stream__`
-//!   (`pa.table(obj)`, `pa.RecordBatchReader.from_stream(obj)`); without a
-//!   spec, later batches take the first batch's schema (features they
-//!   lack are null), and a feature new after the first batch is an error;
-//! * `decode_examples(records, spec=None, sequence=False)` returns one
-//!   batch with `__arrow_c_array__` (`pa.record_batch(obj)`);
+//!   sequence=False, *, context_features=None, sequence_features=None,
+//!   schema=None)` returns an object with `__arrow_c_stream__`
+//!   (`pa.table(obj)`, `pa.RecordBatchReader.from_stream(obj)`): the
+//!   library's `ExampleBatches`, one schema for the whole stream;
+//! * `decode_examples(records, spec=None, sequence=False, *,
+//!   context_features=None, sequence_features=None)` returns one batch
+//!   with `__arrow_c_array__` (`pa.record_batch(obj)`);
 //! * `tensor_to_arrow(tensor)` returns an `arrow.fixed_shape_tensor` array
 //!   with `__arrow_c_array__` (`pa.array(obj)`) sharing the tensor's
 //!   buffer (the release callback holds the tensor), and
 //!   `tensor_from_arrow(obj)` the reverse for any `__arrow_c_array__`
 //!   producer, adopting its buffer.
 //!
-//! A spec maps names to `tf.io.FixedLenFeature`, `VarLenFeature` or
-//! `RaggedFeature` objects (read by duck typing, so TensorFlow is not
-//! needed: any object with `dtype` and, for fixed length, `shape` and
-//! `default_value`).
+//! Specs are plain dicts or `tf.io` feature objects (`crate::spec`).
 
 use std::sync::{Arc, Mutex};
 
 use arrow_array::ffi::{FFI_ArrowArray, from_ffi, to_ffi};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{
-    Array, ArrayRef, RecordBatch, RecordBatchReader, StructArray, make_array, new_null_array,
-};
+use arrow_array::{Array, ArrayRef, RecordBatch, StructArray, make_array};
 use arrow_schema::ffi::FFI_ArrowSchema;
-use arrow_schema::{ArrowError, Field, SchemaRef};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use arrow_schema::{ArrowError, Field, Schema};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyTuple};
 use tft::arrow::{self as ta, ExampleBatches, FeatureSpec, StreamOptions};
-use tft::{DataType, Tensor};
 
 use crate::PyTensor;
 use crate::errors::to_py;
+use crate::spec::{sequence_spec_of, spec_of};
 
 fn arrow_err(e: ArrowError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -140,67 +138,10 @@ fn tensor_from_arrow(obj: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     Ok(PyTensor::from(tensor))
 }
 
-/// The batches of a file stream, with one schema (the first batch's).
-struct Reader {
-    schema: SchemaRef,
-    first: Option<RecordBatch>,
-    rest: ExampleBatches,
-}
-
-impl Iterator for Reader {
-    type Item = Result<RecordBatch, ArrowError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Some(b) = self.first.take() {
-            return Some(Ok(b));
-        }
-        let batch = match self.rest.next()? {
-            Ok(b) => b,
-            Err(e) => return Some(Err(ArrowError::ExternalError(Box::new(e)))),
-        };
-        Some(conform(&batch, &self.schema))
-    }
-}
-
-/// A later schema-less batch in the first batch's schema: a feature it
-/// lacks (or has only as `null`) becomes an all-null column of the first
-/// batch's type. A new feature or another type is an error (pass a spec
-/// for a fixed schema).
-fn conform(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-    if batch.schema() == *schema {
-        return Ok(batch.clone());
-    }
-    for f in batch.schema().fields() {
-        let known = schema.field_with_name(f.name()).ok();
-        if !known.is_some_and(|k| k.data_type() == f.data_type() || f.data_type().is_null()) {
-            return Err(ArrowError::SchemaError(format!(
-                "feature {:?} ({}) is not in the first batch's schema; pass a spec for a fixed schema",
-                f.name(),
-                f.data_type()
-            )));
-        }
-    }
-    let columns = schema
-        .fields()
-        .iter()
-        .map(|f| match batch.column_by_name(f.name()) {
-            Some(c) if c.data_type() == f.data_type() => c.clone(),
-            _ => new_null_array(f.data_type(), batch.num_rows()),
-        })
-        .collect();
-    RecordBatch::try_new(schema.clone(), columns)
-}
-
-impl RecordBatchReader for Reader {
-    fn schema(&self) -> SchemaRef {
-        self.schema.clone()
-    }
-}
-
 /// A stream of record batches for `__arrow_c_stream__` (consumed once).
 #[pyclass(name = "ArrowStream", module = "tftensor", frozen)]
 pub struct PyArrowStream {
-    reader: Mutex<Option<Reader>>,
+    reader: Mutex<Option<ExampleBatches>>,
 }
 
 #[pymethods]
@@ -224,161 +165,95 @@ impl PyArrowStream {
     }
 }
 
-fn dtype_of(obj: &Bound<'_, PyAny>) -> PyResult<DataType> {
-    let dtype = obj.getattr("dtype")?;
-    let name: String = match dtype.getattr("name") {
-        Ok(n) => n.extract()?,
-        Err(_) => dtype.extract()?,
-    };
-    match name.as_str() {
-        "int64" => Ok(DataType::Int64),
-        "float32" | "float" => Ok(DataType::Float),
-        "string" | "bytes" => Ok(DataType::String),
-        other => Err(PyTypeError::new_err(format!(
-            "feature dtype must be int64, float32 or string, got {other}"
-        ))),
-    }
-}
-
-/// Flattens a scalar or nested lists into `out`.
-fn flatten<'py>(v: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyResult<()> {
-    if v.is_instance_of::<pyo3::types::PyList>() || v.is_instance_of::<pyo3::types::PyTuple>() {
-        for item in v.try_iter()? {
-            flatten(&item?, out)?;
-        }
-    } else {
-        out.push(v.clone());
-    }
-    Ok(())
-}
-
-fn default_tensor(v: &Bound<'_, PyAny>, dtype: DataType, shape: &[usize]) -> PyResult<Tensor> {
-    // numpy arrays and tf tensors: through `tolist()`.
-    let v = match v.getattr("tolist") {
-        Ok(f) => f.call0()?,
-        Err(_) => v.clone(),
-    };
-    let mut flat = Vec::new();
-    flatten(&v, &mut flat)?;
-    let n = flat.len();
-    let dims = if shape.iter().product::<usize>() == n {
-        shape.to_vec()
-    } else {
-        vec![n]
-    };
-    let t = match dtype {
-        DataType::Int64 => Tensor::from_vec(
-            dims,
-            flat.iter()
-                .map(|x| x.extract::<i64>())
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-        DataType::Float => Tensor::from_vec(
-            dims,
-            flat.iter()
-                .map(|x| x.extract::<f32>())
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-        _ => Tensor::from_vec(
-            dims,
-            flat.iter()
-                .map(|x| match x.extract::<Vec<u8>>() {
-                    Ok(b) => Ok(tft::bytes::Bytes::from(b)),
-                    Err(_) => x.extract::<String>().map(tft::bytes::Bytes::from),
-                })
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-    };
-    t.map_err(to_py)
-}
-
-/// A `{name: tf.io.*Feature}` dict as a spec.
-fn spec_of(spec: &Bound<'_, PyAny>) -> PyResult<Vec<(String, FeatureSpec)>> {
-    let mut out = Vec::new();
-    for item in spec.call_method0("items")?.try_iter()? {
-        let (name, feature): (String, Bound<'_, PyAny>) = item?.extract()?;
-        let dtype = dtype_of(&feature)?;
-        let class: String = feature.get_type().name()?.extract()?;
-        let s = if class == "RaggedFeature" {
-            FeatureSpec::Ragged { dtype }
-        } else if feature.hasattr("default_value")? {
-            let shape: Vec<usize> = match feature.getattr("shape")?.call_method0("as_list") {
-                Ok(l) => l.extract()?,
-                Err(_) => feature.getattr("shape")?.extract()?,
-            };
-            let default = feature.getattr("default_value")?;
-            let default = if default.is_none() {
-                None
-            } else {
-                Some(default_tensor(&default, dtype, &shape)?)
-            };
-            FeatureSpec::FixedLen {
-                dtype,
-                shape,
-                default,
-            }
-        } else {
-            FeatureSpec::VarLen { dtype }
-        };
-        out.push((name, s));
-    }
-    Ok(out)
+/// A schema from any `__arrow_c_schema__` producer (a `pa.Schema`).
+fn schema_of(obj: &Bound<'_, PyAny>) -> PyResult<Schema> {
+    let capsule = obj.call_method0("__arrow_c_schema__")?;
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let ptr = capsule
+        .pointer_checked(Some(c"arrow_schema"))?
+        .cast::<FFI_ArrowSchema>();
+    // SAFETY: a capsule named "arrow_schema" holds a valid ArrowSchema
+    // struct, which the capsule owns and keeps alive while it is borrowed
+    // here (no Python code runs in between); nothing is moved out.
+    let ffi = unsafe { ptr.as_ref() };
+    Schema::try_from(ffi).map_err(arrow_err)
 }
 
 /// Batches of the `tf.train.Example` records of `paths` (a path or a
-/// list; file-name globs allowed) as an Arrow stream.
+/// list; file-name globs allowed) as an Arrow stream with one schema: the
+/// spec's, `schema`'s (any `__arrow_c_schema__` producer), or else the one
+/// a first pass over the files finds. `context_features` and
+/// `sequence_features` read `SequenceExample`s as
+/// `tf.io.parse_sequence_example` does.
 #[pyfunction]
-#[pyo3(signature = (paths, spec=None, batch_size=1024, compression="", sequence=false))]
+#[pyo3(signature = (
+    paths, spec=None, batch_size=1024, compression="", sequence=false, *,
+    context_features=None, sequence_features=None, schema=None,
+))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 fn read_examples_arrow(
+    py: Python<'_>,
     paths: Bound<'_, PyAny>,
     spec: Option<Bound<'_, PyAny>>,
     batch_size: usize,
     compression: &str,
     sequence: bool,
+    context_features: Option<Bound<'_, PyAny>>,
+    sequence_features: Option<Bound<'_, PyAny>>,
+    schema: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyArrowStream> {
     let paths: Vec<String> = match paths.extract::<String>() {
         Ok(p) => vec![p],
         Err(_) => paths.extract()?,
     };
     let mut options = StreamOptions::new(batch_size)
-        .compression(compression.parse().map_err(to_py)?)
+        .compression(tft::io::Compression::parse(compression).map_err(to_py)?)
         .sequence(sequence);
     if let Some(s) = spec {
         options = options.spec(spec_of(&s)?);
     }
-    let mut batches = ta::read_examples_arrow(&paths, options).map_err(to_py)?;
-    let first = batches.next().transpose().map_err(to_py)?;
-    let schema = match &first {
-        Some(b) => b.schema(),
-        None => Arc::new(arrow_schema::Schema::empty()),
-    };
+    if context_features.is_some() || sequence_features.is_some() {
+        options = options.sequence_spec(sequence_spec_of(
+            context_features.as_ref(),
+            sequence_features.as_ref(),
+        )?);
+    }
+    if let Some(s) = schema {
+        options = options.schema(Arc::new(schema_of(&s)?));
+    }
+    let batches = py
+        .detach(|| ta::read_examples_arrow(&paths, options))
+        .map_err(to_py)?;
     Ok(PyArrowStream {
-        reader: Mutex::new(Some(Reader {
-            schema,
-            first,
-            rest: batches,
-        })),
+        reader: Mutex::new(Some(batches)),
     })
 }
 
 /// One batch of serialized records (a list of `bytes`) as an Arrow struct
-/// array (`pa.record_batch(obj)`).
+/// array (`pa.record_batch(obj)`); specs as `read_examples_arrow`.
 #[pyfunction]
-#[pyo3(signature = (records, spec=None, sequence=false))]
+#[pyo3(signature = (records, spec=None, sequence=false, *, context_features=None, sequence_features=None))]
 fn decode_examples(
     records: Vec<Vec<u8>>,
     spec: Option<Bound<'_, PyAny>>,
     sequence: bool,
+    context_features: Option<Bound<'_, PyAny>>,
+    sequence_features: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PyArrowArray> {
-    let batch = match spec {
-        Some(s) => {
-            let spec = spec_of(&s)?;
-            let spec: Vec<(&str, FeatureSpec)> =
-                spec.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
-            ta::parse_examples(&records, &spec)
+    let batch = if context_features.is_some() || sequence_features.is_some() {
+        let spec = sequence_spec_of(context_features.as_ref(), sequence_features.as_ref())?;
+        ta::parse_sequence_examples(&records, &spec)
+    } else {
+        match spec {
+            Some(s) => {
+                let spec = spec_of(&s)?;
+                let spec: Vec<(&str, FeatureSpec)> =
+                    spec.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
+                ta::parse_examples(&records, &spec)
+            }
+            None if sequence => ta::decode_sequence_examples(&records),
+            None => ta::decode_examples(&records),
         }
-        None if sequence => ta::decode_sequence_examples(&records),
-        None => ta::decode_examples(&records),
     }
     .map_err(to_py)?;
     Ok(batch_array(batch))

@@ -1,168 +1,211 @@
-//! Thin wrappers over the crate's file formats: TensorFlow checkpoints
-//! (tensor bundles), .npy/.npz, safetensors and TFRecord. Every reader
-//! returns `tftensor.Tensor`s (NumPy takes them with `np.from_dlpack`);
-//! every writer takes `tftensor.Tensor`s or any DLPack producer (NumPy
-//! arrays, PyTorch tensors).
+//! The per-format names of earlier versions, as deprecated aliases over
+//! `tftensor::io` (each warns with `DeprecationWarning` and names its
+//! replacement), and the record-level TFRecord functions that have no
+//! `io` equivalent, over the library's TFRecord API.
 
 use std::collections::BTreeMap;
 
+use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
-use tft::Tensor;
+use tft::io::{self, Compression, CreateOptions, Format, OpenOptions};
 
 use crate::PyTensor;
 use crate::errors::to_py;
+use crate::io::{as_tensor, load_with, named_tensors, parse_dtype, save_with};
 
-fn to_dict<'py>(
-    py: Python<'py>,
-    named: impl IntoIterator<Item = (String, Tensor)>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    for (name, tensor) in named {
-        dict.set_item(name, PyTensor::from(tensor))?;
-    }
-    Ok(dict)
+/// Warns that `old` is deprecated in favour of `new`.
+fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    let message =
+        std::ffi::CString::new(format!("tftensor.{old} is deprecated; use tftensor.{new}"))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
 }
 
-/// The compression of the TFRecord at `path`: `name` when given, else
-/// what the file's first bytes say (the library's detection).
-fn compression_of(path: &str, name: Option<&str>) -> PyResult<tft::io::Compression> {
-    match name {
-        Some(name) => compression(name),
-        None => {
-            let as_tfrecord =
-                tft::io::OpenOptions::default().with_format(tft::io::Format::TFRECORD);
-            Ok(tft::io::locate(path, &as_tfrecord)
-                .map_err(to_py)?
-                .compression)
-        }
-    }
+fn as_format(format: Format) -> OpenOptions {
+    OpenOptions::default().with_format(format)
 }
 
-pub(crate) fn compression(name: &str) -> PyResult<tft::io::Compression> {
-    tft::io::Compression::parse(name).map_err(to_py)
+fn to_format(format: Format) -> CreateOptions {
+    CreateOptions::default().with_format(format)
 }
 
-/// Every variable of a TensorFlow checkpoint (`path` is the prefix, as
-/// `tf.train.load_checkpoint` takes it), as a dict name -> Tensor in TF's
-/// sorted key order: `load(path, "checkpoint")`.
+/// Deprecated: `load(path, "checkpoint")`.
 #[pyfunction]
 pub(crate) fn load_checkpoint<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::io::load(py, path, Some("checkpoint"), None, false)
+    deprecated(py, "load_checkpoint(path)", "load(path, \"checkpoint\")")?;
+    load_with(py, &path, &as_format(Format::CHECKPOINT))
 }
 
 /// `[(name, dtype, shape), ...]` of a checkpoint, like
-/// `tf.train.list_variables`, without reading the values.
+/// `tf.train.list_variables`, from its index (`open(path).entries()`
+/// without the byte counts).
 #[pyfunction]
-pub(crate) fn list_variables<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyList>> {
-    let vars = tft::checkpoint::list_variables(path).map_err(to_py)?;
+pub(crate) fn list_variables<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<Bound<'py, PyList>> {
+    let source = py
+        .detach(|| io::open_with(&path, &as_format(Format::CHECKPOINT)))
+        .map_err(to_py)?;
     let list = PyList::empty(py);
-    for (name, dtype, shape) in vars {
-        let dims = PyTuple::new(py, shape.dim_sizes())?;
-        list.append((name, dtype.name().into_owned(), dims))?;
+    for e in source.entries() {
+        let dims = PyTuple::new(py, e.shape.dim_sizes())?;
+        list.append((e.name.clone(), e.dtype.name().into_owned(), dims))?;
     }
     Ok(list)
 }
 
-/// Writes a checkpoint (tensor bundle) at prefix `path` from a dict
-/// name -> tensor or array: `save(path, tensors, "checkpoint")`.
+/// Deprecated: `save(path, tensors, "checkpoint")`.
 #[pyfunction]
 pub(crate) fn save_checkpoint(
     py: Python<'_>,
     path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    crate::io::save(py, path, tensors, Some("checkpoint"))
+    deprecated(
+        py,
+        "save_checkpoint(path, t)",
+        "save(path, t, \"checkpoint\")",
+    )?;
+    let named = named_tensors(py, tensors)?;
+    save_with(py, &path, &named, &to_format(Format::CHECKPOINT))
 }
 
-use crate::io::{as_tensor, named_tensors, parse_dtype};
-
-/// Reads a `.npy` file. `dtype` (a TF name such as `"bfloat16"`) says what
-/// an ml_dtypes array (stored as opaque `V1`/`V2`) holds.
+/// Deprecated: `open(path, "npy", npy_dtype=dtype)[...]`.
 #[pyfunction]
 #[pyo3(signature = (path, dtype = None))]
-pub(crate) fn load_npy(path: &str, dtype: Option<&str>) -> PyResult<PyTensor> {
-    let tensor = match dtype {
-        Some(name) => tft::npy::read_npy_as(path, parse_dtype(name)?),
-        None => tft::npy::read_npy(path),
-    };
-    Ok(tensor.map_err(to_py)?.into())
+pub(crate) fn load_npy(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    dtype: Option<&str>,
+) -> PyResult<PyTensor> {
+    deprecated(py, "load_npy(path)", "load(path)")?;
+    let mut opts = as_format(Format::NPY);
+    if let Some(name) = dtype {
+        opts = opts.with_npy_dtype(parse_dtype(name)?);
+    }
+    let tensor = py
+        .detach(|| io::open_with(&path, &opts)?.read(0))
+        .map_err(to_py)?;
+    Ok(tensor.into())
 }
 
-/// Writes a `.npy` file, as `np.save` does.
+/// Deprecated: `save(path, {"": tensor}, "npy")`.
 #[pyfunction]
-pub(crate) fn save_npy(py: Python<'_>, path: &str, tensor: &Bound<'_, PyAny>) -> PyResult<()> {
-    tft::npy::write_npy(path, &as_tensor(py, tensor)?).map_err(to_py)
+pub(crate) fn save_npy(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    tensor: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    deprecated(py, "save_npy(path, t)", "save(path, {\"\": t}, \"npy\")")?;
+    let named = [(String::new(), as_tensor(py, tensor)?)];
+    save_with(py, &path, &named, &to_format(Format::NPY))
 }
 
-/// Every array of a `.npz` file, as a dict name -> Tensor. `dtypes` maps
-/// the names of ml_dtypes members to their TF dtype names.
+/// Deprecated: `load(path, "npz", npy_dtype=...)`. `dtypes` maps the names
+/// of ml_dtypes members to their TF dtype names; each dtype's members are
+/// read with that `npy_dtype`.
 #[pyfunction]
 #[pyo3(signature = (path, dtypes = None))]
 pub(crate) fn load_npz<'py>(
     py: Python<'py>,
-    path: &str,
+    path: std::path::PathBuf,
     dtypes: Option<BTreeMap<String, String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let dtypes = dtypes.unwrap_or_default();
-    let mut reader = tft::npy::NpzReader::open(path).map_err(to_py)?;
-    let names: Vec<String> = reader.names().map(str::to_string).collect();
-    let mut named = Vec::new();
-    for name in names {
-        let tensor = match dtypes.get(&name) {
-            Some(dtype) => reader.get_as(&name, parse_dtype(dtype)?),
-            None => reader.get(&name),
+    deprecated(py, "load_npz(path)", "load(path, npy_dtype=...)")?;
+    let Some(dtypes) = dtypes.filter(|d| !d.is_empty()) else {
+        return load_with(py, &path, &as_format(Format::NPZ));
+    };
+    // The members named in `dtypes`, each read as its dtype (the sources
+    // opened with each npy_dtype); the others as the file says.
+    let mut by_dtype: BTreeMap<String, Box<dyn io::TensorSource>> = BTreeMap::new();
+    for dtype in dtypes.values() {
+        if !by_dtype.contains_key(dtype) {
+            let opts = as_format(Format::NPZ).with_npy_dtype(parse_dtype(dtype)?);
+            let s = py.detach(|| io::open_with(&path, &opts)).map_err(to_py)?;
+            by_dtype.insert(dtype.clone(), s);
         }
-        .map_err(to_py)?;
-        named.push((name, tensor));
     }
-    to_dict(py, named)
+    let (base_dtype, base) = by_dtype
+        .first_key_value()
+        .map(|(d, s)| (d.clone(), s.entries().to_vec()))
+        .ok_or_else(|| PyValueError::new_err("dtypes is empty"))?;
+    let base_dtype = parse_dtype(&base_dtype)?;
+    let dict = PyDict::new(py);
+    for (i, entry) in base.iter().enumerate() {
+        let name = &entry.name;
+        if !dtypes.contains_key(name) && entry.dtype == base_dtype {
+            // NumPy has no such dtype of its own: an opaque member.
+            return Err(PyValueError::new_err(format!(
+                "member {name:?} is an opaque ml_dtypes array: name its dtype in dtypes="
+            )));
+        }
+        let source = match dtypes.get(name) {
+            Some(d) => by_dtype.get_mut(d),
+            // Any source reads a member NumPy describes itself.
+            None => by_dtype.values_mut().next(),
+        }
+        .ok_or_else(|| PyValueError::new_err("dtypes is empty"))?;
+        let tensor = py.detach(|| source.read(i)).map_err(to_py)?;
+        dict.set_item(name, PyTensor::from(tensor))?;
+    }
+    Ok(dict)
 }
 
-/// Writes a `.npz` file (deflated with `compressed=True`, as `np.savez_compressed`).
+/// Deprecated: `save(path, tensors, "npz")`, deflated with
+/// `compression="ZLIB"` (`compressed=True`, as `np.savez_compressed`).
 #[pyfunction]
 #[pyo3(signature = (path, tensors, compressed = false))]
 pub(crate) fn save_npz(
     py: Python<'_>,
-    path: &str,
+    path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
     compressed: bool,
 ) -> PyResult<()> {
+    deprecated(py, "save_npz(path, t)", "save(path, t, \"npz\")")?;
     let named = named_tensors(py, tensors)?;
-    let mut writer = if compressed {
-        tft::npy::NpzWriter::create_compressed(path)
-    } else {
-        tft::npy::NpzWriter::create(path)
+    let mut options = to_format(Format::NPZ);
+    if compressed {
+        options = options.with_compression(Compression::Zlib);
     }
-    .map_err(to_py)?;
-    for (name, tensor) in &named {
-        writer.add(name, tensor).map_err(to_py)?;
-    }
-    writer.finish().map_err(to_py)
+    save_with(py, &path, &named, &options)
 }
 
-/// Every tensor of a `.safetensors` file, as a dict name -> Tensor in file
-/// order: `load(path, "safetensors")`.
+/// Deprecated: `load(path, "safetensors")`.
 #[pyfunction]
 pub(crate) fn load_safetensors<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::io::load(py, path, Some("safetensors"), None, false)
+    deprecated(py, "load_safetensors(path)", "load(path)")?;
+    load_with(py, &path, &as_format(Format::SAFETENSORS))
 }
 
-/// Writes a `.safetensors` file from a dict name -> tensor or array:
-/// `save(path, tensors, "safetensors")`.
+/// Deprecated: `save(path, tensors, "safetensors")`.
 #[pyfunction]
 pub(crate) fn save_safetensors(
     py: Python<'_>,
     path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    crate::io::save(py, path, tensors, Some("safetensors"))
+    deprecated(py, "save_safetensors(path, t)", "save(path, t)")?;
+    let named = named_tensors(py, tensors)?;
+    save_with(py, &path, &named, &to_format(Format::SAFETENSORS))
+}
+
+/// The compression of the TFRecord at `path`: `name` when given, else
+/// what the file's first bytes say (the library's detection).
+fn compression_of(path: &std::path::Path, name: Option<&str>) -> PyResult<Compression> {
+    match name {
+        Some(name) => Compression::parse(name).map_err(to_py),
+        None => Ok(io::locate(path, &as_format(Format::TFRECORD))
+            .map_err(to_py)?
+            .compression),
+    }
 }
 
 /// The raw records of a TFRecord file (`compression`: `""`, `"ZLIB"` or
@@ -171,64 +214,126 @@ pub(crate) fn save_safetensors(
 #[pyo3(signature = (path, compression = None))]
 pub(crate) fn read_records<'py>(
     py: Python<'py>,
-    path: &str,
+    path: std::path::PathBuf,
     compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let reader = tft::tfrecord::RecordReader::open(path, compression_of(path, compression)?)
+    let compression = compression_of(&path, compression)?;
+    let records = py
+        .detach(|| {
+            tft::tfrecord::RecordReader::open(&path, compression)?.collect::<tft::Result<Vec<_>>>()
+        })
         .map_err(to_py)?;
     let list = PyList::empty(py);
-    for record in reader {
-        list.append(PyBytes::new(py, &record.map_err(to_py)?))?;
+    for record in records {
+        list.append(PyBytes::new(py, &record))?;
     }
     Ok(list)
 }
 
-/// The tensors of a TFRecord file of serialized TensorProtos
-/// (`tf.io.serialize_tensor` records); compression detected when not given.
+/// Deprecated: `list(load(path, "tfrecord", compression=...).values())`.
 #[pyfunction]
 #[pyo3(signature = (path, compression = None))]
-pub(crate) fn read_tensors(path: &str, compression: Option<&str>) -> PyResult<Vec<PyTensor>> {
-    let tensors =
-        tft::tfrecord::read_tensors(path, compression_of(path, compression)?).map_err(to_py)?;
+pub(crate) fn read_tensors(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    compression: Option<&str>,
+) -> PyResult<Vec<PyTensor>> {
+    deprecated(py, "read_tensors(path)", "load(path).values()")?;
+    let mut opts = as_format(Format::TFRECORD);
+    if let Some(name) = compression {
+        opts = opts.with_compression(Compression::parse(name).map_err(to_py)?);
+    }
+    let tensors = py
+        .detach(|| {
+            let mut source = io::open_with(&path, &opts)?;
+            (0..source.entries().len())
+                .map(|i| source.read(i))
+                .collect::<tft::Result<Vec<_>>>()
+        })
+        .map_err(to_py)?;
     Ok(tensors.into_iter().map(PyTensor::from).collect())
 }
 
-/// Writes tensors (or arrays) as a TFRecord file of serialized TensorProtos.
+/// Deprecated: `save(path, {"0": t0, ...}, "tfrecord", compression=...)`.
 #[pyfunction]
 #[pyo3(signature = (path, tensors, compression = ""))]
 pub(crate) fn write_tensors(
     py: Python<'_>,
-    path: &str,
+    path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
     compression: &str,
 ) -> PyResult<()> {
-    let mut list = Vec::new();
-    for item in tensors.try_iter()? {
-        list.push(as_tensor(py, &item?)?);
+    deprecated(py, "write_tensors(path, ts)", "save(path, {\"0\": t, ...})")?;
+    let mut named = Vec::new();
+    for (i, item) in tensors.try_iter()?.enumerate() {
+        named.push((i.to_string(), as_tensor(py, &item?)?));
     }
-    tft::tfrecord::write_tensors(path, self::compression(compression)?, &list).map_err(to_py)
+    let options = to_format(Format::TFRECORD)
+        .with_compression(Compression::parse(compression).map_err(to_py)?);
+    save_with(py, &path, &named, &options)
 }
 
 /// The `tf.train.Example` records of a TFRecord file, each a dict
 /// feature name -> Tensor (int64, float or string); compression detected
-/// when not given.
+/// when not given. A `tf.train.SequenceExample` record is refused by name:
+/// its `feature_lists` have no place in a dict of tensors (read them with
+/// `read_examples_arrow(path, sequence=True)` or with
+/// `sequence_features=`).
 #[pyfunction]
 #[pyo3(signature = (path, compression = None))]
 pub(crate) fn read_examples<'py>(
     py: Python<'py>,
-    path: &str,
+    path: std::path::PathBuf,
     compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let examples: Vec<BTreeMap<String, Tensor>> =
-        tft::tfrecord::read_examples(path, compression_of(path, compression)?).map_err(to_py)?;
+    let compression = compression_of(&path, compression)?;
+    let examples = py
+        .detach(|| -> tft::Result<Vec<BTreeMap<String, tft::Tensor>>> {
+            let shown = path.display().to_string();
+            let mut out = Vec::new();
+            for (index, record) in
+                tft::tfrecord::RecordReader::open(&path, compression)?.enumerate()
+            {
+                let record = tft::bytes::Bytes::from(record?);
+                if is_sequence_example(&record) {
+                    return Err(tft::Error::invalid_format(
+                        "tfrecord",
+                        "a tf.train.SequenceExample, whose feature_lists a dict of tensors \
+                         would drop: read it with read_examples_arrow(path, sequence=True) \
+                         or with sequence_features=",
+                    )
+                    .with_path(&shown)
+                    .with_key(format!("record {index}")));
+                }
+                out.push(
+                    tft::tfrecord::parse_example(record)
+                        .map_err(|e| e.with_path(&shown).with_key(format!("record {index}")))?,
+                );
+            }
+            Ok(out)
+        })
+        .map_err(to_py)?;
     let list = PyList::empty(py);
     for example in examples {
-        list.append(to_dict(py, example)?)?;
+        let dict = PyDict::new(py);
+        for (name, tensor) in example {
+            dict.set_item(name, PyTensor::from(tensor))?;
+        }
+        list.append(dict)?;
     }
     Ok(list)
 }
 
-/// Adds the wrappers to the module.
+/// Whether a record is a `SequenceExample` with feature lists (an
+/// `Example` has no field 2; a `SequenceExample`'s context is its field 1,
+/// as an `Example`'s features are).
+fn is_sequence_example(record: &[u8]) -> bool {
+    use tft::prost::Message;
+    tft::pb::SequenceExample::decode(record)
+        .is_ok_and(|s| s.feature_lists.is_some_and(|l| !l.feature_list.is_empty()))
+}
+
+/// Adds the functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_checkpoint, m)?)?;
     m.add_function(wrap_pyfunction!(list_variables, m)?)?;

@@ -1,11 +1,12 @@
-//! `tftensor.open`, `tftensor.load` and `tftensor.save`: the library's
-//! `tftensor::io` layer for Python, with no format knowledge of its own.
+//! `tftensor.open`, `tftensor.load`, `tftensor.save` and `tftensor.formats`:
+//! the library's `tftensor::io` layer for Python, with no format knowledge
+//! of its own.
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use tft::Tensor;
-use tft::io::{self, Format, OpenOptions, TensorSource};
+use tft::io::{self, CreateOptions, Format, OpenOptions, TensorSource};
 
 use crate::PyTensor;
 use crate::errors::to_py;
@@ -27,12 +28,13 @@ pub(crate) fn parse_dtype(name: &str) -> PyResult<tft::DataType> {
         .map_err(|_| PyValueError::new_err(format!("unknown dtype {name:?}")))
 }
 
-fn open_source(
-    path: &str,
+/// The library's open options from Python's arguments.
+pub(crate) fn open_options(
     format: Option<&str>,
     npy_dtype: Option<&str>,
+    compression: Option<&str>,
     mmap: bool,
-) -> PyResult<Box<dyn TensorSource>> {
+) -> PyResult<OpenOptions> {
     let mut opts = OpenOptions::default();
     if let Some(format) = format {
         opts = opts.with_format(parse_format(format)?);
@@ -40,12 +42,34 @@ fn open_source(
     if let Some(name) = npy_dtype {
         opts = opts.with_npy_dtype(parse_dtype(name)?);
     }
+    if let Some(name) = compression {
+        opts = opts.with_compression(io::Compression::parse(name).map_err(to_py)?);
+    }
     if mmap {
         // SAFETY: `mmap=True` is the caller's promise, documented on
         // `open`, that the file is not changed while tensors from it live.
         opts = unsafe { opts.with_mmap() };
     }
-    io::open_with(path, &opts).map_err(to_py)
+    Ok(opts)
+}
+
+/// The library's create options from Python's arguments.
+pub(crate) fn create_options(
+    format: Option<&str>,
+    compression: Option<&str>,
+    metadata: Option<Vec<(String, String)>>,
+) -> PyResult<CreateOptions> {
+    let mut options = CreateOptions::default();
+    if let Some(format) = format {
+        options = options.with_format(parse_format(format)?);
+    }
+    if let Some(name) = compression {
+        options = options.with_compression(io::Compression::parse(name).map_err(to_py)?);
+    }
+    if let Some(metadata) = metadata {
+        options = options.with_metadata(metadata);
+    }
+    Ok(options)
 }
 
 /// A tensor from a `tftensor.Tensor` (shared, no copy) or any DLPack producer.
@@ -167,19 +191,22 @@ impl PySource {
 
 /// Opens a tensor file, directory or checkpoint: the format is detected
 /// unless `format` names it. `npy_dtype` says what NumPy's opaque `V`
-/// arrays hold (ml_dtypes' bfloat16, float8, int4); `mmap=True` maps
-/// checkpoints and safetensors files, which must then not change.
+/// arrays hold (ml_dtypes' bfloat16, float8, int4); `compression` a
+/// TFRecord's (`"GZIP"`, `"ZLIB"`, `""`) instead of what its bytes say;
+/// `mmap=True` maps checkpoints and safetensors files, which must then not
+/// change.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false))]
 pub(crate) fn open(
     py: Python<'_>,
     path: std::path::PathBuf,
     format: Option<&str>,
     npy_dtype: Option<&str>,
+    compression: Option<&str>,
     mmap: bool,
 ) -> PyResult<PySource> {
-    let path = path.to_string_lossy().into_owned();
-    let source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let opts = open_options(format, npy_dtype, compression, mmap)?;
+    let source = py.detach(|| io::open_with(&path, &opts)).map_err(to_py)?;
     let names = source.entries().iter().map(|e| e.name.clone()).collect();
     Ok(PySource {
         inner: std::sync::Mutex::new(source),
@@ -190,16 +217,26 @@ pub(crate) fn open(
 /// Reads every tensor of a file into a dict name -> Tensor (in the file's
 /// order); arguments as `open`.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false))]
 pub(crate) fn load<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
     format: Option<&str>,
     npy_dtype: Option<&str>,
+    compression: Option<&str>,
     mmap: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let path = path.to_string_lossy().into_owned();
-    let mut source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let opts = open_options(format, npy_dtype, compression, mmap)?;
+    load_with(py, &path, &opts)
+}
+
+/// Every tensor of `path` opened with `opts`, as a dict.
+pub(crate) fn load_with<'py>(
+    py: Python<'py>,
+    path: &std::path::Path,
+    opts: &OpenOptions,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut source = py.detach(|| io::open_with(path, opts)).map_err(to_py)?;
     let dict = PyDict::new(py);
     for i in 0..source.entries().len() {
         let name = source.entries().get(i).map(|e| e.name.clone());
@@ -210,25 +247,41 @@ pub(crate) fn load<'py>(
 }
 
 /// Writes a dict name -> tensor (or any DLPack array) to `path`, in
-/// `format` or the one the name says (`.safetensors`, `.npz`, `.npy`,
-/// `.pb`, `.tfrecord[.gz]`, a trailing `/`, a checkpoint prefix). The file
-/// appears only once complete.
+/// `format` or the one the name says (see `formats()`: `.safetensors`,
+/// `.npz`, `.npy`, `.pb`, `.tfrecord[.gz]`, `.h5`/`.keras`, a trailing
+/// `/`, a checkpoint prefix). `compression` compresses a TFRecord
+/// (`"GZIP"`, `"ZLIB"`) or deflates an `.npz`'s members; `metadata` (a
+/// dict of strings) is kept where the format has a place for it
+/// (safetensors' `__metadata__`). The file appears only once complete.
 #[pyfunction]
-#[pyo3(signature = (path, tensors, format = None))]
+#[pyo3(signature = (path, tensors, format = None, *, compression = None, metadata = None))]
 pub(crate) fn save(
     py: Python<'_>,
     path: std::path::PathBuf,
     tensors: &Bound<'_, PyAny>,
     format: Option<&str>,
+    compression: Option<&str>,
+    metadata: Option<std::collections::BTreeMap<String, String>>,
 ) -> PyResult<()> {
     let named = named_tensors(py, tensors)?;
-    let mut options = io::CreateOptions::default();
-    if let Some(format) = format {
-        options = options.with_format(parse_format(format)?);
-    }
+    let options = create_options(
+        format,
+        compression,
+        metadata.map(|m| m.into_iter().collect()),
+    )?;
+    save_with(py, &path, &named, &options)
+}
+
+/// Writes `named` to `path` with `options`.
+pub(crate) fn save_with(
+    py: Python<'_>,
+    path: &std::path::Path,
+    named: &[(String, Tensor)],
+    options: &CreateOptions,
+) -> PyResult<()> {
     py.detach(|| {
-        let mut sink = io::create_with(&path, &options)?;
-        for (name, tensor) in &named {
+        let mut sink = io::create_with(path, options)?;
+        for (name, tensor) in named {
             sink.add(name, tensor)?;
         }
         sink.finish()
@@ -236,11 +289,22 @@ pub(crate) fn save(
     .map_err(to_py)
 }
 
-/// Adds `open`, `load`, `save` and the `Source` class to the module.
+/// `[(name, extensions, writable), ...]`: the formats this build reads,
+/// from the library's rows.
+#[pyfunction]
+pub(crate) fn formats() -> Vec<(&'static str, Vec<&'static str>, bool)> {
+    Format::all()
+        .map(|f| (f.name(), f.extensions().to_vec(), f.can_write()))
+        .collect()
+}
+
+/// Adds `open`, `load`, `save`, `formats` and the `Source` class to the
+/// module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySource>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(save, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
     Ok(())
 }

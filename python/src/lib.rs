@@ -11,10 +11,12 @@
 
 mod arrow;
 mod capsule;
+mod copy;
 mod device;
 mod errors;
 mod formats;
 mod io;
+mod spec;
 mod tf_files;
 
 use pyo3::exceptions::{PyBufferError, PyValueError};
@@ -307,6 +309,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     formats::register(m)?;
     arrow::register(m)?;
     io::register(m)?;
+    m.add_function(wrap_pyfunction!(copy::copy, m)?)?;
     tf_files::register(m)?;
     device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -12,6 +12,11 @@ import tftensor
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
+# The per-format names are deprecated aliases over open/load/save; these
+# tests check they still read and write what they did (test_deprecated
+# checks the warnings).
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
 
 def expected(area, name="expected.json"):
     return json.loads((DATA / area / name).read_text())
@@ -174,8 +179,23 @@ def test_tfrecord_examples_match_tensorflow():
                 assert np.from_dlpack(t).view(np.uint32).tolist() == feature["f32_bits"]
 
 
-def test_missing_files_raise():
-    with pytest.raises(FileNotFoundError):
+def test_missing_files_raise_with_the_filename():
+    with pytest.raises(FileNotFoundError) as e:
         tftensor.load_npy("/nonexistent/x.npy")
-    with pytest.raises(FileNotFoundError):
+    assert e.value.filename == "/nonexistent/x.npy"
+    with pytest.raises(FileNotFoundError) as e:
         tftensor.load_checkpoint("/nonexistent/model")
+    assert e.value.filename == "/nonexistent/model"
+
+
+def test_read_examples_refuses_sequence_examples_by_name():
+    """Issue 35, fault 2: record 0 of a SequenceExample file came back as its
+    context alone (['c']), its feature_lists dropped without a word."""
+    path = DATA / "arrow" / "sequence.tfrecord"
+    with pytest.raises(ValueError, match="SequenceExample") as e:
+        tftensor.read_examples(str(path))
+    assert "record 0" in str(e.value)
+    assert "sequence=True" in str(e.value)
+    # The Arrow reader reads them.
+    stream = tftensor.read_examples_arrow(str(path), sequence=True)
+    assert stream is not None

@@ -62,8 +62,8 @@ def test_opaque_npy_members_name_the_python_option():
 
 def test_gzip_tfrecords_need_no_compression_argument():
     # It used to report a checksum error without compression="GZIP".
-    plain = tftensor.read_tensors(str(DATA / "tfrecord" / "tensors.tfrecord"))
-    gz = tftensor.read_tensors(str(DATA / "tfrecord" / "tensors.gzip.tfrecord"))
+    plain = list(tftensor.load(str(DATA / "tfrecord" / "tensors.tfrecord")).values())
+    gz = list(tftensor.load(str(DATA / "tfrecord" / "tensors.gzip.tfrecord")).values())
     assert len(gz) == len(plain) and all(a == b for a, b in zip(gz, plain))
 
 

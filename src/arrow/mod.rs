@@ -8,9 +8,12 @@
 //!   `RecordBatch` with tfx-bsl's schema-less decoder contract:
 //!   [`ExamplesDecoder`], [`decode_examples`], [`decode_sequence_examples`].
 //! * The same with a feature spec, as `tf.io.parse_example`:
-//!   [`parse_examples`], [`FeatureSpec`].
+//!   [`parse_examples`], [`FeatureSpec`]; and `SequenceExample`s with
+//!   context and sequence specs, as `tf.io.parse_sequence_example`:
+//!   [`parse_sequence_examples`], [`SequenceSpec`].
 //! * Streaming batches from many files (globs, GZIP/ZLIB) in bounded
-//!   memory: [`read_examples_arrow`].
+//!   memory, in one schema for the whole stream (an Arrow
+//!   `RecordBatchReader`): [`read_examples_arrow`], [`ExampleBatches`].
 //! * The schema of whole files, in bounded memory, and Arrow types in
 //!   pyarrow's notation: [`examples_schema`], [`type_text`].
 //! * The write direction, batches to `Example` records and TFRecord files:
@@ -28,10 +31,12 @@
 //! # Ok::<(), tftensor::Error>(())
 //! ```
 
+mod conform;
 mod decode;
 mod fixed_shape_tensor;
 mod list_column;
 mod schema;
+mod sequence_spec;
 mod spec;
 mod stream;
 mod tensor_metadata;
@@ -43,9 +48,10 @@ pub use fixed_shape_tensor::{
     EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, FIXED_SHAPE_TENSOR, arrow_to_tensor,
     arrow_value_type, fixed_shape_tensor_metadata, tensor_to_arrow,
 };
-pub use schema::{ExamplesSchema, examples_schema, type_text};
+pub use schema::{ExamplesSchema, type_text};
+pub use sequence_spec::{SequenceSpec, apply_sequence_spec, parse_sequence_examples};
 pub use spec::{FeatureSpec, apply_spec, parse_examples};
-pub use stream::{ExampleBatches, StreamOptions, read_examples_arrow};
+pub use stream::{ExampleBatches, StreamOptions, examples_schema, read_examples_arrow};
 pub use tensor_metadata::FixedShapeTensorMetadata;
 pub use write::{batch_to_examples, write_examples_arrow};
 

@@ -1,24 +1,21 @@
-//! The schema of whole files: what the schema-less decoder would give all
-//! their records as one batch, found batch by batch in bounded memory,
-//! and Arrow types in pyarrow's notation.
+//! The schema of whole files ([`ExamplesSchema`]): what the schema-less
+//! decoder would give all their records as one batch, merged batch by
+//! batch in bounded memory, and Arrow types in pyarrow's notation.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType as ArrowType, Field, Fields, Schema};
 
 use super::decode::SEQUENCE_COLUMN;
-use super::stream::{StreamOptions, read_examples_arrow};
-use crate::io::{Format, OpenOptions, expand, locate};
 use crate::{Error, Result};
 
 /// Records decoded per batch while a schema is gathered.
-const SCHEMA_BATCH: usize = 4096;
+pub(super) const SCHEMA_BATCH: usize = 4096;
 
-/// The schema of the records of some files ([`examples_schema`]), and how
+/// The schema of the records of some files ([`examples_schema`](super::examples_schema)), and how
 /// many records there are. Its `Display` is one line per column,
 /// `name: type`, the type in pyarrow's notation ([`type_text`]).
 ///
@@ -45,64 +42,22 @@ impl fmt::Display for ExamplesSchema {
     }
 }
 
-/// The schema tfx-bsl's schema-less decoder gives the records of `paths`
-/// (globs allowed, as [`read_examples_arrow`]) decoded as one batch,
-/// without holding them: they are decoded a batch at a time and the
-/// batches' schemas merged (a column `null` in one batch takes another
-/// batch's type). Each file's compression is found from its bytes
-/// (as [`crate::io::locate`] finds it). `sequence` reads
-/// `SequenceExample`s.
-///
-/// # Errors
-/// As [`read_examples_arrow`] and its batches; a feature whose kind
-/// differs between batches is [`Error::InvalidFormat`], as it is between
-/// records of a stream. Every error carries the file as a field
-/// ([`Error::path`]).
-///
-/// ```
-/// let s = tftensor::arrow::examples_schema(["tests/data/arrow/kinds.gzip.tfrecord"], false)?;
-/// assert_eq!(s.schema.fields().len(), 5);
-/// # Ok::<(), tftensor::Error>(())
-/// ```
-pub fn examples_schema(
-    paths: impl IntoIterator<Item = impl AsRef<Path>>,
-    sequence: bool,
-) -> Result<ExamplesSchema> {
-    let mut merged = Merged::default();
-    for pattern in paths {
-        for file in expand(pattern.as_ref())? {
-            let as_tfrecord = OpenOptions::default().with_format(Format::TFRECORD);
-            let compression = locate(&file, &as_tfrecord)?.compression;
-            let options = StreamOptions::new(SCHEMA_BATCH)
-                .compression(compression)
-                .sequence(sequence);
-            for batch in read_examples_arrow([&file], options)? {
-                // Read errors carry the file and record as fields; a merge
-                // error gets the file here.
-                merged.add(&batch?).map_err(|e| match e {
-                    Error::InvalidArgument(m) => {
-                        Error::invalid_format("tfrecord", m).with_path(file.display())
-                    }
-                    other => other,
-                })?;
-            }
-        }
-    }
-    Ok(merged.finish())
-}
-
 /// Columns by name, merged over batches.
 #[derive(Debug, Default)]
-struct Merged {
+pub(super) struct Merged {
     columns: BTreeMap<String, Field>,
     sequence: Option<Field>,
-    records: u64,
+    pub(super) records: u64,
 }
 
 impl Merged {
-    fn add(&mut self, batch: &RecordBatch) -> Result<()> {
+    pub(super) fn add(&mut self, batch: &RecordBatch) -> Result<()> {
         self.records += batch.num_rows() as u64;
-        for field in batch.schema().fields() {
+        self.add_schema(&batch.schema())
+    }
+
+    pub(super) fn add_schema(&mut self, schema: &Schema) -> Result<()> {
+        for field in schema.fields() {
             let slot = if field.name() == SEQUENCE_COLUMN {
                 &mut self.sequence
             } else {
@@ -127,7 +82,7 @@ impl Merged {
     }
 
     /// Columns sorted by name, the sequence struct last (tfx-bsl's order).
-    fn finish(self) -> ExamplesSchema {
+    pub(super) fn finish(self) -> ExamplesSchema {
         let mut fields: Vec<Field> = self.columns.into_values().collect();
         fields.extend(self.sequence);
         ExamplesSchema {
@@ -175,7 +130,7 @@ fn merge_type(a: &ArrowType, b: &ArrowType) -> Option<ArrowType> {
 
 /// A column type as the `Feature` kind it holds (tfx-bsl's words in its
 /// conflict error), else the type.
-fn kind_text(t: &ArrowType) -> String {
+pub(super) fn kind_text(t: &ArrowType) -> String {
     match t {
         ArrowType::LargeList(f) => match f.data_type() {
             ArrowType::Int64 => "int64_list".into(),
@@ -231,6 +186,8 @@ pub fn type_text(t: &ArrowType) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
     use crate::arrow::{decode_examples, decode_sequence_examples};
     use crate::tfrecord::{Compression, RecordReader};

@@ -50,20 +50,35 @@ pub enum FeatureSpec {
         /// The dtype.
         dtype: DataType,
     },
+    /// `tf.io.FixedLenSequenceFeature(shape, dtype, allow_missing)`, a
+    /// sequence feature of a [`SequenceSpec`](super::SequenceSpec): every
+    /// step has exactly `prod(shape)` values; a record without the feature
+    /// list is an error unless `allow_missing` (then it has no steps).
+    /// TF's `default_value` only pads a dense batch; Arrow's lists need no
+    /// padding.
+    FixedLenSequence {
+        /// The dtype.
+        dtype: DataType,
+        /// One step's shape.
+        shape: Vec<usize>,
+        /// Whether a record may lack the feature list.
+        allow_missing: bool,
+    },
 }
 
 impl FeatureSpec {
-    fn dtype(&self) -> DataType {
+    pub(super) fn dtype(&self) -> DataType {
         match self {
             FeatureSpec::FixedLen { dtype, .. }
             | FeatureSpec::VarLen { dtype }
-            | FeatureSpec::Ragged { dtype } => *dtype,
+            | FeatureSpec::Ragged { dtype }
+            | FeatureSpec::FixedLenSequence { dtype, .. } => *dtype,
         }
     }
 }
 
 /// TF's dtype of a decoded list's values.
-fn tf_dtype(t: &ArrowType) -> Option<DataType> {
+pub(super) fn tf_dtype(t: &ArrowType) -> Option<DataType> {
     match t {
         ArrowType::Int64 => Some(DataType::Int64),
         ArrowType::Float32 => Some(DataType::Float),
@@ -72,7 +87,7 @@ fn tf_dtype(t: &ArrowType) -> Option<DataType> {
     }
 }
 
-fn value_type(dtype: DataType) -> Result<ArrowType> {
+pub(super) fn value_type(dtype: DataType) -> Result<ArrowType> {
     match dtype {
         DataType::Int64 => Ok(ArrowType::Int64),
         DataType::Float => Ok(ArrowType::Float32),
@@ -151,6 +166,12 @@ pub fn apply_spec(batch: &RecordBatch, spec: &[(&str, FeatureSpec)]) -> Result<R
                 shape,
                 default,
             } => fixed_len(name, *dtype, shape, default.as_ref(), &list)?,
+            FeatureSpec::FixedLenSequence { .. } => {
+                return Err(Error::InvalidArgument(format!(
+                    "feature {name:?}: a FixedLenSequenceFeature is a sequence feature \
+                     (a SequenceSpec's sequence features)"
+                )));
+            }
         };
         fields.push(field);
         columns.push(column);
@@ -190,7 +211,7 @@ fn lists(
 }
 
 /// A `FixedLenFeature` column: TF's checks, then the dense values.
-fn fixed_len(
+pub(super) fn fixed_len(
     name: &str,
     dtype: DataType,
     shape: &[usize],
@@ -296,7 +317,7 @@ fn fixed_len(
 }
 
 /// Each row's values, or the default for a null row.
-fn dense<T: Copy>(
+pub(super) fn dense<T: Copy>(
     offsets: &[i64],
     valid: impl Fn(usize) -> bool,
     src: &[T],

@@ -31,6 +31,14 @@ pub enum CopyEvent<'a> {
         /// Bytes copied so far, this tensor's read part included.
         done_bytes: u64,
     },
+    /// Part of a tensor was written (sinks that report inside one tensor:
+    /// TFRecord files, compressed or not, in steps of 1 MiB).
+    Writing {
+        /// The tensor.
+        name: &'a str,
+        /// Bytes copied so far, this tensor's written part included.
+        done_bytes: u64,
+    },
     /// A tensor was written.
     Copied {
         /// The tensor.
@@ -38,6 +46,53 @@ pub enum CopyEvent<'a> {
         /// Bytes copied so far.
         done_bytes: u64,
     },
+}
+
+/// A copy's progress as one count of bytes out of a total, for a bar:
+/// each tensor's bytes count half as they are read and half as they are
+/// written (where the source and the sink report inside one tensor, the
+/// bar then moves during both), and whole once the tensor is copied.
+///
+/// ```
+/// use tftensor::io::{CopyEvent, CopyProgress};
+/// let mut p = CopyProgress::default();
+/// assert_eq!(p.update(&CopyEvent::Start { total_bytes: 100 }), (0, 100));
+/// assert_eq!(p.update(&CopyEvent::Reading { name: "w", done_bytes: 100 }), (50, 100));
+/// assert_eq!(p.update(&CopyEvent::Writing { name: "w", done_bytes: 40 }), (70, 100));
+/// assert_eq!(p.update(&CopyEvent::Copied { name: "w", done_bytes: 100 }), (100, 100));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CopyProgress {
+    total: u64,
+    read: u64,
+    written: u64,
+}
+
+impl CopyProgress {
+    /// Takes one event; returns `(done_bytes, total_bytes)` after it.
+    ///
+    /// ```
+    /// use tftensor::io::{CopyEvent, CopyProgress};
+    /// let mut p = CopyProgress::default();
+    /// p.update(&CopyEvent::Start { total_bytes: 8 });
+    /// // A sink that reports while it writes moves the count too.
+    /// assert_eq!(p.update(&CopyEvent::Writing { name: "w", done_bytes: 8 }), (4, 8));
+    /// ```
+    pub fn update(&mut self, event: &CopyEvent<'_>) -> (u64, u64) {
+        match *event {
+            CopyEvent::Start { total_bytes } => self.total = total_bytes,
+            CopyEvent::Reading { done_bytes, .. } => self.read = done_bytes,
+            CopyEvent::Writing { done_bytes, .. } => self.written = done_bytes,
+            CopyEvent::Copied { done_bytes, .. } => {
+                (self.read, self.written) = (done_bytes, done_bytes)
+            }
+            CopyEvent::Skipped { .. } => {}
+        }
+        (
+            self.read / 2 + self.written / 2 + (self.read % 2 + self.written % 2) / 2,
+            self.total,
+        )
+    }
 }
 
 /// How [`copy`] selects tensors and reports progress.
@@ -113,7 +168,8 @@ pub struct CopyReport {
 /// selects everything.
 ///
 /// # Errors
-/// [`Error::NotFound`] for a name the source lacks.
+/// [`Error::NotFound`] for a name the source lacks, the name as its key
+/// ([`Error::key`]).
 ///
 /// ```
 /// let src = tftensor::io::open("tests/data/checkpoints/tf2_keras")?;
@@ -140,8 +196,9 @@ fn picked(source: &dyn TensorSource, names: &[String]) -> Result<Vec<(usize, Ent
                 .find(|(_, e)| e.name == *name)
                 .map(|(i, e)| (i, e.clone()))
                 .ok_or_else(|| {
-                    Error::not_found(format!("no tensor named '{name}'"))
+                    Error::not_found("no such tensor")
                         .with_path(source.path().display())
+                        .with_key(name)
                 })
         })
         .collect()
@@ -225,7 +282,17 @@ pub fn copy(
                 });
             }
         })?;
-        sink.add(&e.name, &tensor)?;
+        let (progress, mut written) = (&mut options.progress, 0u64);
+        sink.add_with_progress(&e.name, &tensor, &mut |n| {
+            written = written.saturating_add(n);
+            if let Some(on) = progress.as_mut() {
+                // The record's framing is counted too: at most the tensor's.
+                on(&CopyEvent::Writing {
+                    name: &e.name,
+                    done_bytes: before + written.min(len),
+                });
+            }
+        })?;
         report.copied += 1;
         // A tensor of unknown size (strings) counts nothing, as in the total.
         if let Some(len) = e.byte_len {

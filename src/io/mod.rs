@@ -43,7 +43,7 @@ pub use blob::{
     Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, SharedBlobReader, Window,
 };
 pub use compression::Compression;
-pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
+pub use copy::{CopyEvent, CopyOptions, CopyProgress, CopyReport, copy, select};
 pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]

@@ -67,6 +67,36 @@ pub trait TensorSink: Send {
     /// Adds one tensor. Errors carry the output's path and the tensor's name.
     fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()>;
 
+    /// [`add`](Self::add), telling `on` how many more bytes of the tensor
+    /// have been written as the write goes, for sinks whose write of one
+    /// tensor takes long (TFRecord files, which compress as they write);
+    /// the others report nothing before they return. The counts may
+    /// include a little framing beside the tensor's bytes.
+    /// [`copy`](super::copy) reports them as
+    /// [`CopyEvent::Writing`](super::CopyEvent::Writing).
+    ///
+    /// ```
+    /// use tftensor::io::{create, TensorSink};
+    /// let tmp = tempfile::tempdir().unwrap(); // removed when dropped
+    /// let mut sink = create(tmp.path().join("w.tfrecord.gz"))?;
+    /// let big = tftensor::Tensor::new(tftensor::DataType::UInt8, [3 << 20])?;
+    /// let mut seen = Vec::new();
+    /// sink.add_with_progress("x", &big, &mut |n| seen.push(n))?;
+    /// assert!(seen.len() > 1); // while it was compressing
+    /// assert!(seen.iter().sum::<u64>() >= 3 << 20);
+    /// sink.finish()?;
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn add_with_progress(
+        &mut self,
+        name: &str,
+        tensor: &Tensor,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<()> {
+        let _ = on;
+        self.add(name, tensor)
+    }
+
     /// Completes the output and moves it to its final name.
     fn finish(self: Box<Self>) -> Result<()>;
 }
@@ -137,6 +167,18 @@ impl TensorSink for Output {
         let path = self.0.path().display().to_string();
         self.0
             .add(name, tensor)
+            .map_err(|e| e.with_path(path).with_key(name))
+    }
+
+    fn add_with_progress(
+        &mut self,
+        name: &str,
+        tensor: &Tensor,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<()> {
+        let path = self.0.path().display().to_string();
+        self.0
+            .add_with_progress(name, tensor, on)
             .map_err(|e| e.with_path(path).with_key(name))
     }
 

@@ -5,24 +5,39 @@ use tftensor::{DataType, Error, Tensor};
 
 use super::data;
 
-fn formats_that_write_files() -> [(Format, &'static str); 6] {
-    [
-        (Format::NPY, "o.npy"),
-        (Format::NPZ, "o.npz"),
-        (Format::SAFETENSORS, "o.safetensors"),
-        (Format::TFRECORD, "o.tfrecord"),
-        (Format::TENSORPROTO, "o.pb"),
-        (Format::TENSORPROTO_DIR, "o_dir"),
-    ]
+/// Every format this build writes, from the rows themselves, with an
+/// output name its first extension gives (or, for a format named by
+/// layout, a plain name written with `create_as`).
+fn formats_that_write_files() -> Vec<(Format, String)> {
+    let formats: Vec<(Format, String)> = Format::all()
+        .filter(|f| f.can_write())
+        .map(|f| match f.extensions().first() {
+            Some(ext) => (f, format!("o.{ext}")),
+            None => (f, format!("o_{}", f.name())),
+        })
+        .collect();
+    assert!(formats.len() >= 6, "{formats:?}");
+    formats
+}
+
+/// A small tensor of a dtype `format` holds.
+fn small_tensor_for(format: Format) -> Tensor {
+    let t = Tensor::from_vec([2, 2], vec![1i32, -2, 3, -4]).unwrap();
+    if format.can_hold(t.dtype()) {
+        return t;
+    }
+    let t = Tensor::from_vec([2, 2], vec![1.0f32, -2.0, 3.0, -4.0]).unwrap();
+    assert!(format.can_hold(t.dtype()), "{format}");
+    t
 }
 
 #[test]
 fn a_sink_dropped_unfinished_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     for (format, name) in formats_that_write_files() {
-        let p = dir.path().join(name);
+        let p = dir.path().join(&name);
         let mut sink = io::create_as(&p, format).unwrap();
-        sink.add("x", &Tensor::from(1.0f32)).unwrap();
+        sink.add("x", &small_tensor_for(format)).unwrap();
         drop(sink);
         assert!(!p.exists(), "{format}");
     }
@@ -33,9 +48,9 @@ fn a_sink_dropped_unfinished_leaves_nothing() {
 #[test]
 fn every_sink_writes_what_its_source_reads_back() {
     let dir = tempfile::tempdir().unwrap();
-    let t = Tensor::from_vec([2, 2], vec![1i32, -2, 3, -4]).unwrap();
     for (format, name) in formats_that_write_files() {
-        let p = dir.path().join(name);
+        let t = small_tensor_for(format);
+        let p = dir.path().join(&name);
         let mut sink = io::create_as(&p, format).unwrap();
         sink.add("x", &t).unwrap();
         sink.finish().unwrap();
@@ -250,4 +265,84 @@ fn a_planned_sink_refuses_what_was_not_planned_and_what_never_came() {
     let s = io::Entry::new("s", DataType::String, tftensor::TensorShape::scalar());
     let err = sink.plan(&[s]).unwrap_err();
     assert_eq!(err.kind(), tftensor::ErrorKind::UnsupportedDataType);
+}
+
+/// Issue 35, fault 4: a one-tensor convert of a big `.npy` into
+/// `.tfrecord.gz` showed no progress while the record was compressed (7 s
+/// of silence). The sink now reports as it compresses and writes, several
+/// times before `add` returns, and copy passes that on as `Writing`.
+#[test]
+fn a_big_tensor_into_tfrecord_gz_reports_while_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = Tensor::from_vec([4 << 20], vec![7u8; 4 << 20]).unwrap();
+    let out = dir.path().join("big.tfrecord.gz");
+    let mut sink = io::create(&out).unwrap();
+    let mut steps = Vec::new();
+    sink.add_with_progress("0", &big, &mut |n| steps.push(n))
+        .unwrap();
+    assert!(steps.len() >= 3, "{steps:?}");
+    assert!(steps.iter().sum::<u64>() >= 4 << 20, "{steps:?}");
+    sink.finish().unwrap();
+    assert_eq!(io::open(&out).unwrap().read(0).unwrap(), big);
+
+    // Through copy: Writing events between the read and Copied.
+    let input = dir.path().join("big.npy");
+    tftensor::npy::write_npy(&input, &big).unwrap();
+    let mut src = io::open(&input).unwrap();
+    let mut events = Vec::new();
+    let mut on = |e: &CopyEvent<'_>| match *e {
+        CopyEvent::Writing { done_bytes, .. } => events.push(("writing", done_bytes)),
+        CopyEvent::Copied { done_bytes, .. } => events.push(("copied", done_bytes)),
+        _ => {}
+    };
+    let again = dir.path().join("again.tfrecord.gz");
+    let sink = io::create(&again).unwrap();
+    io::copy(src.as_mut(), sink, CopyOptions::default().progress(&mut on)).unwrap();
+    let len = 4u64 << 20;
+    let writing: Vec<u64> = events
+        .iter()
+        .filter(|(what, _)| *what == "writing")
+        .map(|(_, d)| *d)
+        .collect();
+    assert!(
+        writing.iter().filter(|&&d| d < len).count() >= 2,
+        "{events:?}"
+    );
+    assert!(writing.windows(2).all(|w| w[0] <= w[1]), "{events:?}");
+    assert_eq!(events.last(), Some(&("copied", len)));
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// The sink's own compressing layer writes what the record writer writes
+/// for the same records, for every compression.
+#[test]
+fn the_tfrecord_sink_writes_the_record_writers_bytes() {
+    use tftensor::tfrecord::{RecordWriter, serialize_tensor};
+    let dir = tempfile::tempdir().unwrap();
+    let tensors: Vec<Tensor> = vec![
+        Tensor::from_vec([3], vec![1.0f32, 2.0, 3.0]).unwrap(),
+        Tensor::from_vec(
+            [(5 << 20) / 2],
+            (0..(5u32 << 20) / 2).map(|i| (i * 7 % 251) as u8).collect(),
+        )
+        .unwrap(),
+        Tensor::from(7i64),
+    ];
+    for (name, compression) in [
+        ("o.tfrecord", io::Compression::None),
+        ("o.tfrecord.gz", io::Compression::Gzip),
+        ("o.tfrecord.zz", io::Compression::Zlib),
+    ] {
+        let p = dir.path().join(name);
+        let mut sink = io::create(&p).unwrap();
+        for (i, t) in tensors.iter().enumerate() {
+            sink.add(&i.to_string(), t).unwrap();
+        }
+        sink.finish().unwrap();
+        let mut w = RecordWriter::new(Vec::new(), compression);
+        for t in &tensors {
+            w.write_record(&serialize_tensor(t).unwrap()).unwrap();
+        }
+        assert!(std::fs::read(&p).unwrap() == w.finish().unwrap(), "{name}");
+    }
 }

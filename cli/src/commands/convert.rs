@@ -8,14 +8,10 @@ use tftensor::io::{self, CopyEvent, CopyOptions, Format};
 use crate::progress::Progress;
 use crate::source::{ReadOptions, format_parser, hint, open};
 
-/// Convert between checkpoint, npz, safetensors, TFRecord, npy and
-/// TensorProto files.
+/// Convert between the formats tftensor writes.
 ///
-/// The output format comes from --to or from OUT's name: `.safetensors`,
-/// `.npz`, `.npy`, `.pb` (one TensorProto), `.tfrecord[.gz|.zz]`, a
-/// trailing `/` (a directory of TensorProto files), and anything else
-/// without an ending (or `.ckpt...`, `.index`) a checkpoint prefix. The
-/// output appears under its name only once complete.
+/// The output format comes from --to or from OUT's name (the list below).
+/// The output appears under its name only once complete.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  \
     tftensor convert training/ckpt-3 model.safetensors\n  \
@@ -53,21 +49,22 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let mut input = open(&args.input, args.format, &args.read)?;
     let sink = io::create_located(&out, &create).map_err(hint)?;
     let mut progress: Option<Progress> = None;
-    let mut on = |event: &CopyEvent<'_>| match *event {
-        CopyEvent::Start { total_bytes } => {
-            progress = Some(Progress::new("converting", total_bytes));
-        }
-        CopyEvent::Skipped { name, dtype } => eprintln!(
-            "tftensor: skipping '{name}': {} cannot hold dtype {}",
-            out.format,
-            dtype.name()
-        ),
-        CopyEvent::Reading { done_bytes, .. } | CopyEvent::Copied { done_bytes, .. } => {
-            if let Some(p) = progress.as_mut() {
-                p.set(done_bytes);
+    let mut done = io::CopyProgress::default();
+    let mut on = |event: &CopyEvent<'_>| {
+        let (bytes, total) = done.update(event);
+        match *event {
+            CopyEvent::Start { .. } => progress = Some(Progress::new("converting", total)),
+            CopyEvent::Skipped { name, dtype } => eprintln!(
+                "tftensor: skipping '{name}': {} cannot hold dtype {}",
+                out.format,
+                dtype.name()
+            ),
+            _ => {
+                if let Some(p) = progress.as_mut() {
+                    p.set(bytes);
+                }
             }
         }
-        _ => {}
     };
     let options = CopyOptions::default()
         .only(args.only.iter().cloned())

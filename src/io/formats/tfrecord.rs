@@ -10,8 +10,12 @@
 //! its features is asked for.
 
 use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use bytes::Bytes;
+use flate2::write::{GzEncoder, ZlibEncoder};
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -180,9 +184,11 @@ impl ReadEntry for Examples {
 }
 
 /// Writes one record per tensor (names are not kept: TFRecords of tensors
-/// have none).
+/// have none). The records are framed by [`RecordWriter`] and compressed
+/// here, so that the sink can tell how far a big tensor's record got while
+/// it is compressed and written ([`TensorSink::add_with_progress`]).
 pub(crate) struct RecordsSink {
-    writer: RecordWriter<File>,
+    out: Deflate,
     staged: StagedFile,
     dest: PathBuf,
 }
@@ -194,9 +200,8 @@ impl RecordsSink {
             .file()
             .try_clone()
             .map_err(|e| Error::io(path.display(), e))?;
-        let writer = RecordWriter::new(file, compression).with_name(path.display().to_string());
         Ok(RecordsSink {
-            writer,
+            out: Deflate::new(file, compression),
             staged,
             dest: path.to_path_buf(),
         })
@@ -212,13 +217,100 @@ impl TensorSink for RecordsSink {
         &self.dest
     }
 
-    fn add(&mut self, _name: &str, tensor: &Tensor) -> Result<()> {
+    fn add(&mut self, name: &str, tensor: &Tensor) -> Result<()> {
+        self.add_with_progress(name, tensor, &mut |_| {})
+    }
+
+    fn add_with_progress(
+        &mut self,
+        _name: &str,
+        tensor: &Tensor,
+        on: &mut dyn FnMut(u64),
+    ) -> Result<()> {
         let record = serialize_tensor(tensor)?;
-        self.writer.write_record(&record)
+        let metered = Metered {
+            out: self.out.get(),
+            on,
+        };
+        // One record's framing, onto the stream that stays open.
+        let mut framing = RecordWriter::new(metered, Compression::None);
+        framing
+            .write_record(&record)
+            .and_then(|()| framing.finish().map(drop))
+            .map_err(|e| match e.inner() {
+                // The writer names its own stream: name the output instead.
+                Error::Io { source, .. } => Error::io(self.dest.display(), source.clone()),
+                _ => e,
+            })
     }
 
     fn finish(self: Box<Self>) -> Result<()> {
-        self.writer.finish()?;
+        self.out
+            .finish()
+            .map_err(|e| Error::io(self.dest.display(), e))?;
         self.staged.commit()
+    }
+}
+
+/// Bytes passed on at most this many at a time, each step reported.
+const WRITE_STEP: usize = 1 << 20;
+
+/// The compressing layer under the records (TF's zlib default level).
+enum Deflate {
+    Plain(BufWriter<File>),
+    Zlib(ZlibEncoder<BufWriter<File>>),
+    Gzip(GzEncoder<BufWriter<File>>),
+}
+
+impl Deflate {
+    fn new(file: File, compression: Compression) -> Deflate {
+        let buffered = BufWriter::with_capacity(256 << 10, file);
+        let level = flate2::Compression::default();
+        match compression {
+            Compression::None => Deflate::Plain(buffered),
+            Compression::Zlib => Deflate::Zlib(ZlibEncoder::new(buffered, level)),
+            Compression::Gzip => Deflate::Gzip(GzEncoder::new(buffered, level)),
+        }
+    }
+
+    fn get(&mut self) -> &mut dyn Write {
+        match self {
+            Deflate::Plain(w) => w,
+            Deflate::Zlib(w) => w,
+            Deflate::Gzip(w) => w,
+        }
+    }
+
+    /// Ends the compressed stream and flushes it to the file.
+    fn finish(self) -> std::io::Result<()> {
+        let buffered = match self {
+            Deflate::Plain(w) => w,
+            Deflate::Zlib(w) => w.finish()?,
+            Deflate::Gzip(w) => w.finish()?,
+        };
+        buffered.into_inner().map_err(|e| e.into_error())?;
+        Ok(())
+    }
+}
+
+/// Passes bytes on to the stream in steps of [`WRITE_STEP`], telling `on`
+/// after each.
+struct Metered<'a> {
+    out: &'a mut dyn Write,
+    on: &'a mut dyn FnMut(u64),
+}
+
+impl Write for Metered<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let (step, _) = buf.split_at(buf.len().min(WRITE_STEP));
+        self.out.write_all(step)?;
+        (self.on)(step.len() as u64);
+        Ok(step.len())
+    }
+
+    /// Nothing of its own to flush; the stream under it is flushed once,
+    /// when the sink finishes (a flush there would end a deflate block).
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
