@@ -77,6 +77,8 @@ mod summary;
 mod tensor;
 #[cfg(feature = "tfrecord")]
 pub mod tfrecord;
+#[cfg(feature = "tflite")]
+pub mod tflite;
 mod typed;
 
 pub use buffer::{ALIGNMENT, AllocationDescription, Allocator, CpuAllocator, TrackingAllocator};

@@ -2,8 +2,10 @@
 //! reported in bytes.
 
 use super::sink::TensorSink;
+use super::quantization::{widen, widened};
 use super::source::{Entry, TensorSource};
 use crate::dtype::DataType;
+use crate::tensor::Tensor;
 use crate::error::{Error, Result};
 
 /// What [`copy`] reports as it goes.
@@ -31,6 +33,16 @@ pub enum CopyEvent<'a> {
         /// Bytes copied so far, this tensor's read part included.
         done_bytes: u64,
     },
+    /// A 4- or 2-bit integer tensor goes out as int8 or uint8 (exactly,
+    /// one value per element) because the output cannot hold its dtype.
+    Widened {
+        /// The tensor.
+        name: &'a str,
+        /// Its dtype.
+        dtype: DataType,
+        /// The dtype written.
+        to: DataType,
+    },
     /// A tensor was written.
     Copied {
         /// The tensor.
@@ -57,6 +69,11 @@ pub struct CopyOptions<'a> {
     /// Leave out tensors the output cannot hold (reported as
     /// [`CopyEvent::Skipped`]) instead of failing.
     pub skip_unsupported: bool,
+    /// Write quantized tensors' real values (float32, through
+    /// [`dequantize`](super::dequantize)) instead of the stored ones with
+    /// their parameters as sidecar tensors (`NAME.scale`,
+    /// `NAME.zero_point`).
+    pub dequantize: bool,
     /// Called with each [`CopyEvent`].
     pub progress: Option<&'a mut dyn FnMut(&CopyEvent<'_>)>,
 }
@@ -80,6 +97,16 @@ impl<'a> CopyOptions<'a> {
     /// ```
     pub fn skip_unsupported(mut self, skip: bool) -> Self {
         self.skip_unsupported = skip;
+        self
+    }
+
+    /// Writes quantized tensors' real values.
+    ///
+    /// ```
+    /// assert!(tftensor::io::CopyOptions::default().dequantize(true).dequantize);
+    /// ```
+    pub fn dequantize(mut self, dequantize: bool) -> Self {
+        self.dequantize = dequantize;
         self
     }
 
@@ -175,9 +202,31 @@ pub fn copy(
     let to = sink.format();
     let mut report = CopyReport::default();
     let mut copied = Vec::new();
-    for (i, e) in picked(source, &options.only)? {
+    let mut sidecars = Vec::new();
+    for (i, mut e) in picked(source, &options.only)? {
+        let mut real = false;
+        if let Some(q) = e.quantization.take() {
+            real = options.dequantize;
+            if real {
+                let dtype = q.real_dtype.unwrap_or(DataType::Float);
+                e = Entry::new(e.name, dtype, e.shape);
+            } else {
+                sidecars.extend(q.sidecars(&e.name));
+            }
+        }
+        let wide = widened(e.dtype).filter(|&w| !to.can_hold(e.dtype) && to.can_hold(w));
+        if let Some(w) = wide {
+            if let Some(on) = options.progress.as_mut() {
+                on(&CopyEvent::Widened {
+                    name: &e.name,
+                    dtype: e.dtype,
+                    to: w,
+                });
+            }
+            e = Entry::new(e.name, w, e.shape);
+        }
         if to.can_hold(e.dtype) {
-            copied.push((i, e));
+            copied.push((i, e, real));
         } else if options.skip_unsupported {
             if let Some(on) = options.progress.as_mut() {
                 on(&CopyEvent::Skipped {
@@ -195,27 +244,35 @@ pub fn copy(
             .with_key(&e.name));
         }
     }
-    if to.holds_one_tensor() && copied.len() != 1 {
+    let sidecars: Vec<(String, Tensor)> = sidecars
+        .into_iter()
+        .filter(|(_, t)| to.can_hold(t.dtype()))
+        .collect();
+    if to.holds_one_tensor() && copied.len() + sidecars.len() != 1 {
         return Err(Error::InvalidArgument(format!(
             "a {to} file holds one tensor, and {} are selected",
-            copied.len()
+            copied.len() + sidecars.len()
         ))
         .with_path(sink.path().display()));
     }
     // A tensor of unknown size (strings) counts nothing, in the total and
     // in the progress.
-    let total_bytes = copied.iter().filter_map(|(_, e)| e.byte_len).sum();
+    let total_bytes = copied.iter().filter_map(|(_, e, _)| e.byte_len).sum();
     sink.set_metadata(&source.metadata());
-    let planned: Vec<Entry> = copied.iter().map(|(_, e)| e.clone()).collect();
+    let planned: Vec<Entry> = copied
+        .iter()
+        .map(|(_, e, _)| e.clone())
+        .chain(sidecars.iter().map(|(n, t)| Entry::of(n, t)))
+        .collect();
     sink.plan(&planned)?;
     if let Some(on) = options.progress.as_mut() {
         on(&CopyEvent::Start { total_bytes });
     }
-    for (i, e) in copied {
+    for (i, e, real) in copied {
         let len = e.byte_len.unwrap_or(0);
         let (before, mut read) = (report.bytes, 0u64);
         let progress = &mut options.progress;
-        let tensor = source.read_with_progress(i, &mut |n| {
+        let mut on_read = |n: u64| {
             read = read.saturating_add(n);
             if let Some(on) = progress.as_mut() {
                 // The file's bytes include a header: at most the tensor's.
@@ -224,7 +281,17 @@ pub fn copy(
                     done_bytes: before + read.min(len),
                 });
             }
-        })?;
+        };
+        let mut tensor = if real {
+            super::dequantize(&mut *source, i)?
+        } else {
+            source.read_with_progress(i, &mut on_read)?
+        };
+        if tensor.dtype() != e.dtype {
+            if let Some(wide) = widen(&tensor) {
+                tensor = wide.map_err(|err| err.with_key(&e.name))?;
+            }
+        }
         sink.add(&e.name, &tensor)?;
         report.copied += 1;
         report.bytes += len;
@@ -234,6 +301,10 @@ pub fn copy(
                 done_bytes: report.bytes,
             });
         }
+    }
+    for (name, t) in &sidecars {
+        sink.add(name, t)?;
+        report.copied += 1;
     }
     sink.finish()?;
     Ok(report)

@@ -32,6 +32,7 @@ mod located;
 mod open;
 mod options;
 mod probe;
+mod quantization;
 mod row;
 mod sink;
 mod slice;
@@ -52,6 +53,7 @@ pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
 pub use options::{CreateOptions, OpenOptions};
+pub use quantization::{Blockwise, Quantization, dequantize};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
 pub use store::{Item, LocalFs, Stat, Store};
