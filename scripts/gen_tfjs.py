@@ -25,7 +25,16 @@ import shutil
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import importlib.util  # noqa: E402
+import types  # noqa: E402
+
 import numpy as np  # noqa: E402
+
+# tensorflowjs' __init__ imports its converters, which need JAX and TF-DF;
+# its reader and writer need neither: load the package without __init__.
+_pkg = types.ModuleType("tensorflowjs")
+_pkg.__path__ = importlib.util.find_spec("tensorflowjs").submodule_search_locations
+sys.modules["tensorflowjs"] = _pkg
 from tensorflowjs import read_weights, write_weights  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "tfjs")

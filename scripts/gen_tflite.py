@@ -19,7 +19,8 @@ The oracle is the interpreter: for every tensor whose buffer holds data
 (non-empty `Buffer.data`, `Buffer.offset > 1`), `<model>.json` records
 `get_tensor(i, subgraph)` (dtype, shape, sha256 and hex of the bytes) and
 `_get_tensor_details(i, subgraph)` field by field (name, index, shape,
-shape_signature, dtype, quantization_parameters). TF 2.21's interpreter
+shape_signature, dtype, quantization_parameters), with zlib's CRC-32 of
+the bytes for `cargo test` (no SHA-256 there). TF 2.21's interpreter
 where it reads the model, else ai-edge-litert 2.3's (the INT2 oracle); the
 file says which.
 """
@@ -30,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import zipfile
+import zlib
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
@@ -87,6 +89,7 @@ def record(path, oracle):
             raw = np.ascontiguousarray(v).tobytes()
             rec["nbytes"] = len(raw)
             rec["sha256"] = hashlib.sha256(raw).hexdigest()
+            rec["crc32"] = zlib.crc32(raw)
             if len(raw) <= 256:
                 rec["hex"] = raw.hex()
         tensors.append(rec)
@@ -125,8 +128,14 @@ def saved_model(tmp, module, signatures):
 
 
 def convert(tmp, name, module, signatures, **opts):
-    d = saved_model(tmp, module, signatures)
-    conv = tf.lite.TFLiteConverter.from_saved_model(d, signature_keys=list(signatures))
+    if len(signatures) > 1:
+        # from_saved_model keeps only serving_default (TF 2.21); concrete
+        # functions give one signature (and subgraph) each.
+        fns = [f.get_concrete_function() for f in signatures.values()]
+        conv = tf.lite.TFLiteConverter.from_concrete_functions(fns, module)
+    else:
+        d = saved_model(tmp, module, signatures)
+        conv = tf.lite.TFLiteConverter.from_saved_model(d)
     if opts.get("offset"):
         conv._experimental_use_buffer_offset = True
     if opts.get("float16"):

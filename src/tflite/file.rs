@@ -79,16 +79,35 @@ impl TfliteFile {
             let p = dir.clone().unwrap_or_default().join(name);
             Ok(Arc::new(crate::io::LocalFile::open(p)?) as Arc<dyn Blob>)
         });
-        TfliteFile::from_blob(blob, Some(siblings))
+        TfliteFile::with_siblings(blob, Some(siblings))
     }
 
-    /// The model in `blob`; `siblings` opens the files its external
-    /// buffers name (none: reading such a tensor is an error).
+    /// The model in `blob` (a file, a map, bytes, a zip member); reading a
+    /// tensor in an external buffer file is then an error.
     ///
     /// # Errors
     /// As [`Model::parse`]; [`Error::DataLoss`] for a tensor whose type,
     /// shape or quantization cannot be.
-    pub(crate) fn from_blob(blob: Arc<dyn Blob>, siblings: Option<Siblings>) -> Result<TfliteFile> {
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tftensor::io::{Blob, BytesBlob};
+    /// let bytes = std::fs::read("tests/data/tflite/int8.tflite")?;
+    /// let blob: Arc<dyn Blob> = Arc::new(BytesBlob::new("int8.tflite", bytes));
+    /// let f = tftensor::tflite::TfliteFile::from_blob(blob)?;
+    /// assert!(f.tensors().iter().any(|t| t.entry.quantization.is_some()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_blob(blob: Arc<dyn Blob>) -> Result<TfliteFile> {
+        TfliteFile::with_siblings(blob, None)
+    }
+
+    /// The model in `blob`; `siblings` opens the files its external
+    /// buffers name.
+    pub(crate) fn with_siblings(
+        blob: Arc<dyn Blob>,
+        siblings: Option<Siblings>,
+    ) -> Result<TfliteFile> {
         let model = Model::parse(blob.clone())?;
         let tensors = list(&model).map_err(|e| e.with_path(blob.id()))?;
         Ok(TfliteFile {

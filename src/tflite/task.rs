@@ -60,7 +60,7 @@ impl TaskFile {
                     Arc::new(BytesBlob::new(&id, Bytes::from(data)))
                 }
             };
-            members.push((name, TfliteFile::from_blob(model_blob, None)?));
+            members.push((name, TfliteFile::from_blob(model_blob)?));
         }
         let mut entries = Vec::new();
         for (k, (name, model)) in members.iter().enumerate() {

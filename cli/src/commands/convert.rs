@@ -37,6 +37,11 @@ pub struct ConvertArgs {
     /// is named on stderr) instead of failing.
     #[arg(long)]
     pub skip_unsupported: bool,
+    /// Write quantized tensors (TFLite, TF.js) as their real float32
+    /// values; without it they go out as stored, with their scales and
+    /// zero points as tensors `NAME.scale` and `NAME.zero_point`.
+    #[arg(long)]
+    pub dequantize: bool,
     /// The input's format, instead of detecting it.
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
@@ -53,7 +58,17 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let mut input = open(&args.input, args.format, &args.read)?;
     let sink = io::create_located(&out, &create).map_err(hint)?;
     let mut progress: Option<Progress> = None;
+    let mut widened = false;
     let mut on = |event: &CopyEvent<'_>| match *event {
+        CopyEvent::Widened { dtype, to, .. } if !widened => {
+            widened = true;
+            eprintln!(
+                "tftensor: {} cannot hold {}: such tensors are written as {} (exact, one value per element)",
+                out.format,
+                dtype.name(),
+                to.name()
+            );
+        }
         CopyEvent::Start { total_bytes } => {
             progress = Some(Progress::new("converting", total_bytes));
         }
@@ -72,6 +87,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let options = CopyOptions::default()
         .only(args.only.iter().cloned())
         .skip_unsupported(args.skip_unsupported)
+        .dequantize(args.dequantize)
         .progress(&mut on);
     io::copy(input.as_mut(), sink, options).map_err(|e| {
         let hint = match e.kind() {

@@ -128,7 +128,7 @@ fn listed(at: &Located, format: Format, model: Model) -> Box<dyn TensorSource> {
 
 fn open_tflite(at: &Located, options: &OpenOptions) -> Result<Box<dyn TensorSource>> {
     let blob: Arc<dyn Blob> = at.blob(options)?;
-    let file = TfliteFile::from_blob(blob, Some(siblings(at, options)))?;
+    let file = TfliteFile::with_siblings(blob, Some(siblings(at, options)))?;
     Ok(listed(at, Format::TFLITE, Model::Tflite(file)))
 }
 
