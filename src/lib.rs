@@ -75,10 +75,10 @@ mod shape;
 pub mod stats;
 mod summary;
 mod tensor;
-#[cfg(feature = "tfrecord")]
-pub mod tfrecord;
 #[cfg(feature = "tflite")]
 pub mod tflite;
+#[cfg(feature = "tfrecord")]
+pub mod tfrecord;
 mod typed;
 
 pub use buffer::{ALIGNMENT, AllocationDescription, Allocator, CpuAllocator, TrackingAllocator};

@@ -20,7 +20,9 @@ use tftensor::tflite::TfliteFile;
 use tftensor::{DataType, Error, ErrorKind, Tensor};
 
 fn dir(sub: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(sub)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(sub)
 }
 
 fn json(p: PathBuf) -> Value {
@@ -56,7 +58,11 @@ fn reals(t: &Tensor) -> Vec<f64> {
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_i64().unwrap())
+        .collect()
 }
 
 /// The numpy dtype name the interpreter reports for ours.
@@ -85,7 +91,10 @@ fn every_stored_tensor_equals_the_interpreters() {
         let recs = exp["tensors"].as_array().unwrap();
         assert_eq!(f.tensors().len(), recs.len(), "{name}: stored tensors");
         for rec in recs {
-            let (g, i) = (rec["subgraph"].as_u64().unwrap() as usize, rec["index"].as_u64().unwrap() as usize);
+            let (g, i) = (
+                rec["subgraph"].as_u64().unwrap() as usize,
+                rec["index"].as_u64().unwrap() as usize,
+            );
             let k = f
                 .tensors()
                 .iter()
@@ -93,22 +102,46 @@ fn every_stored_tensor_equals_the_interpreters() {
                 .unwrap_or_else(|| panic!("{name}: tensor {g}/{i} not listed"));
             let te = &f.tensors()[k];
             let what = format!("{name}: {}", te.entry.name);
-            let base = te.entry.name.rsplit_once('/').filter(|_| g > 0).map_or(te.entry.name.as_str(), |(_, n)| n);
+            let base = te
+                .entry
+                .name
+                .rsplit_once('/')
+                .filter(|_| g > 0)
+                .map_or(te.entry.name.as_str(), |(_, n)| n);
             assert_eq!(base, rec["name"].as_str().unwrap(), "{what}");
-            assert_eq!(numpy_name(te.entry.dtype), rec["dtype"].as_str().unwrap(), "{what}");
+            assert_eq!(
+                numpy_name(te.entry.dtype),
+                rec["dtype"].as_str().unwrap(),
+                "{what}"
+            );
             assert_eq!(te.entry.shape.dim_sizes(), ints(&rec["shape"]), "{what}");
-            let sig = te.shape_signature.clone().unwrap_or_else(|| te.entry.shape.dim_sizes());
+            let sig = te
+                .shape_signature
+                .clone()
+                .unwrap_or_else(|| te.entry.shape.dim_sizes());
             assert_eq!(sig, ints(&rec["shape_signature"]), "{what}");
             // quantization_parameters, field by field.
             let qp = &rec["quantization_parameters"];
-            let scales: Vec<f64> = qp["scales"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let scales: Vec<f64> = qp["scales"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
             match &te.entry.quantization {
                 None => assert!(scales.is_empty(), "{what}: {qp}"),
                 Some(q) => match &q.blockwise {
                     // LiteRT reports a blockwise tensor's block scales.
                     Some(b) => {
-                        let s = f.tensors().iter().position(|t| t.entry.name == b.scales).unwrap();
-                        let got: Vec<f32> = reals(&f.read(s).unwrap()).iter().map(|&x| x as f32).collect();
+                        let s = f
+                            .tensors()
+                            .iter()
+                            .position(|t| t.entry.name == b.scales)
+                            .unwrap();
+                        let got: Vec<f32> = reals(&f.read(s).unwrap())
+                            .iter()
+                            .map(|&x| x as f32)
+                            .collect();
                         let want: Vec<f32> = scales.iter().map(|&x| x as f32).collect();
                         assert_eq!(got, want, "{what}: block scales");
                     }
@@ -117,23 +150,52 @@ fn every_stored_tensor_equals_the_interpreters() {
                         let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
                         assert_eq!(f32s(&q.scale), f32s(&scales), "{what}: scales");
                         let zp = ints(&qp["zero_points"]);
-                        assert!(q.zero_point == zp || (zp.is_empty() && q.zero_point.iter().all(|&z| z == 0)), "{what}: {:?} vs {zp:?}", q.zero_point);
-                        assert_eq!(q.quantized_dimension as i64, qp["quantized_dimension"].as_i64().unwrap(), "{what}");
+                        assert!(
+                            q.zero_point == zp
+                                || (zp.is_empty() && q.zero_point.iter().all(|&z| z == 0)),
+                            "{what}: {:?} vs {zp:?}",
+                            q.zero_point
+                        );
+                        assert_eq!(
+                            q.quantized_dimension as i64,
+                            qp["quantized_dimension"].as_i64().unwrap(),
+                            "{what}"
+                        );
                     }
                 },
             }
             // The bytes.
             let t = f.read(k).unwrap();
-            assert_eq!((t.dtype(), t.shape()), (te.entry.dtype, &te.entry.shape), "{what}");
+            assert_eq!(
+                (t.dtype(), t.shape()),
+                (te.entry.dtype, &te.entry.shape),
+                "{what}"
+            );
             if let Some(strings) = rec["strings_hex"].as_array() {
-                let got: Vec<String> = t.as_slice::<tftensor::bytes::Bytes>().unwrap().iter().map(hex::encode).collect();
-                let want: Vec<String> = strings.iter().map(|s| s.as_str().unwrap().to_string()).collect();
+                let got: Vec<String> = t
+                    .as_slice::<tftensor::bytes::Bytes>()
+                    .unwrap()
+                    .iter()
+                    .map(hex::encode)
+                    .collect();
+                let want: Vec<String> = strings
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect();
                 assert_eq!(got, want, "{what}");
             } else {
                 let b = bytes_of(&t);
                 assert_eq!(b.len() as u64, rec["nbytes"].as_u64().unwrap(), "{what}");
-                assert_eq!(u64::from(Checksum::Crc32.of(&b)), rec["crc32"].as_u64().unwrap(), "{what}");
-                assert_eq!(sha256::sha256_hex(&b), rec["sha256"].as_str().unwrap(), "{what}");
+                assert_eq!(
+                    u64::from(Checksum::Crc32.of(&b)),
+                    rec["crc32"].as_u64().unwrap(),
+                    "{what}"
+                );
+                assert_eq!(
+                    sha256::sha256_hex(&b),
+                    rec["sha256"].as_str().unwrap(),
+                    "{what}"
+                );
             }
             checked += 1;
         }
@@ -145,13 +207,26 @@ fn every_stored_tensor_equals_the_interpreters() {
 fn the_formats_are_detected_and_read_through_io() {
     let at = io::detect(dir("tflite").join("int8.tflite")).unwrap();
     assert_eq!(at.format, io::Format::TFLITE);
-    assert_eq!(io::detect(dir("tflite").join("bundle.task")).unwrap().format, io::Format::TASK);
-    assert_eq!(io::detect(dir("tfjs/plain/model.json")).unwrap().format, io::Format::TFJS);
+    assert_eq!(
+        io::detect(dir("tflite").join("bundle.task"))
+            .unwrap()
+            .format,
+        io::Format::TASK
+    );
+    assert_eq!(
+        io::detect(dir("tfjs/plain/model.json")).unwrap().format,
+        io::Format::TFJS
+    );
     // The offset-mode model reads the same values as the inline one.
     let mut inline = io::open(dir("tflite").join("float32.tflite")).unwrap();
     let mut offset = io::open(dir("tflite").join("offset.tflite")).unwrap();
     for (i, e) in inline.entries().to_vec().iter().enumerate() {
-        assert_eq!(inline.read(i).unwrap(), offset.read_named(&e.name).unwrap(), "{}", e.name);
+        assert_eq!(
+            inline.read(i).unwrap(),
+            offset.read_named(&e.name).unwrap(),
+            "{}",
+            e.name
+        );
     }
     // Mapped, the same.
     // SAFETY: nothing writes the fixtures.
@@ -164,14 +239,34 @@ fn the_formats_are_detected_and_read_through_io() {
 fn a_task_reads_its_members_in_place() {
     let mut task = io::open(dir("tflite").join("bundle.task")).unwrap();
     let names: Vec<String> = task.entries().iter().map(|e| e.name.clone()).collect();
-    assert!(names.iter().all(|n| n.starts_with("detector.tflite/") || n.starts_with("classifier.tflite/")), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("detector.tflite/") || n.starts_with("classifier.tflite/")),
+        "{names:?}"
+    );
     let mut det = io::open(dir("tflite").join("float32.tflite")).unwrap();
     let mut cls = io::open(dir("tflite").join("int8.tflite")).unwrap();
     for (i, n) in names.iter().enumerate() {
         let (member, tensor) = n.split_once('/').unwrap();
-        let src: &mut dyn TensorSource = if member == "detector.tflite" { det.as_mut() } else { cls.as_mut() };
-        assert_eq!(task.read(i).unwrap(), src.read_named(tensor).unwrap(), "{n}");
-        assert_eq!(task.entries()[i].quantization, src.entries().iter().find(|e| e.name == tensor).unwrap().quantization);
+        let src: &mut dyn TensorSource = if member == "detector.tflite" {
+            det.as_mut()
+        } else {
+            cls.as_mut()
+        };
+        assert_eq!(
+            task.read(i).unwrap(),
+            src.read_named(tensor).unwrap(),
+            "{n}"
+        );
+        assert_eq!(
+            task.entries()[i].quantization,
+            src.entries()
+                .iter()
+                .find(|e| e.name == tensor)
+                .unwrap()
+                .quantization
+        );
     }
 }
 
@@ -186,7 +281,11 @@ fn several_signatures_name_their_subgraphs() {
     let f = TfliteFile::open(dir("tflite").join("signatures.tflite")).unwrap();
     for t in f.tensors().iter().filter(|t| t.subgraph > 0) {
         let sub = &f.model().subgraphs[t.subgraph].name;
-        assert!(t.entry.name.starts_with(&format!("{sub}/")), "{}", t.entry.name);
+        assert!(
+            t.entry.name.starts_with(&format!("{sub}/")),
+            "{}",
+            t.entry.name
+        );
     }
 }
 
@@ -194,12 +293,19 @@ fn several_signatures_name_their_subgraphs() {
 fn dequantize_per_axis_and_blockwise() {
     // Per axis (full-integer int8): (q - zp) * scale along axis 0.
     let mut src = io::open(dir("tflite").join("int8.tflite")).unwrap();
-    let i = src.entries().iter().position(|e| e.dtype == DataType::Int8).unwrap();
+    let i = src
+        .entries()
+        .iter()
+        .position(|e| e.dtype == DataType::Int8)
+        .unwrap();
     let e = src.entries()[i].clone();
     let q = e.quantization.clone().unwrap();
     let raw = src.read(i).unwrap();
     let real = tftensor::tflite::dequantize(&e, &raw).unwrap();
-    let (r, v) = (raw.as_slice::<i8>().unwrap(), real.as_slice::<f32>().unwrap());
+    let (r, v) = (
+        raw.as_slice::<i8>().unwrap(),
+        real.as_slice::<f32>().unwrap(),
+    );
     let cols = e.shape.dim_size(1).unwrap() as usize;
     for (k, (&q8, &x)) in r.iter().zip(v).enumerate() {
         let c = k / cols;
@@ -209,7 +315,11 @@ fn dequantize_per_axis_and_blockwise() {
     assert_eq!(io::dequantize(src.as_mut(), i).unwrap(), real);
     // Blockwise int4: needs its scale tensor, which io::dequantize reads.
     let mut src = io::open(dir("tflite").join("int4_blockwise.tflite")).unwrap();
-    let i = src.entries().iter().position(|e| e.dtype == DataType::Int4).unwrap();
+    let i = src
+        .entries()
+        .iter()
+        .position(|e| e.dtype == DataType::Int4)
+        .unwrap();
     let e = src.entries()[i].clone();
     let b = e.quantization.as_ref().unwrap().blockwise.clone().unwrap();
     assert_eq!(b.block_size, 32);
@@ -236,13 +346,25 @@ fn tfjs_values_equal_read_weights() {
         assert_eq!(src.entries().len(), all.len(), "{sub}");
         for w in all {
             let name = w["name"].as_str().unwrap();
-            let i = src.entries().iter().position(|e| e.name == name).unwrap_or_else(|| panic!("{sub}: {name}"));
+            let i = src
+                .entries()
+                .iter()
+                .position(|e| e.name == name)
+                .unwrap_or_else(|| panic!("{sub}: {name}"));
             // read_weights gives real values: dequantized where quantized.
             let t = io::dequantize(src.as_mut(), i).unwrap();
             assert_eq!(t.shape().dim_sizes(), ints(&w["shape"]), "{sub}/{name}");
             if let Some(strings) = w["strings_hex"].as_array() {
-                let got: Vec<String> = t.as_slice::<tftensor::bytes::Bytes>().unwrap().iter().map(hex::encode).collect();
-                let want: Vec<String> = strings.iter().map(|s| s.as_str().unwrap().to_string()).collect();
+                let got: Vec<String> = t
+                    .as_slice::<tftensor::bytes::Bytes>()
+                    .unwrap()
+                    .iter()
+                    .map(hex::encode)
+                    .collect();
+                let want: Vec<String> = strings
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect();
                 assert_eq!(got, want, "{sub}/{name}");
             } else {
                 let np = match t.dtype() {
@@ -253,7 +375,11 @@ fn tfjs_values_equal_read_weights() {
                     other => panic!("{other}"),
                 };
                 assert_eq!(np, w["dtype"].as_str().unwrap(), "{sub}/{name}");
-                assert_eq!(hex::encode(t.tensor_data().unwrap()), w["hex"].as_str().unwrap(), "{sub}/{name}");
+                assert_eq!(
+                    hex::encode(t.tensor_data().unwrap()),
+                    w["hex"].as_str().unwrap(),
+                    "{sub}/{name}"
+                );
             }
         }
     }
@@ -265,13 +391,26 @@ fn convert_dequantize_and_sidecars() {
     // Raw, with sidecars.
     let out = tmp.path().join("raw.safetensors");
     let mut src = io::open(dir("tflite").join("int8.tflite")).unwrap();
-    io::copy(src.as_mut(), io::create(&out).unwrap(), io::CopyOptions::default()).unwrap();
+    io::copy(
+        src.as_mut(),
+        io::create(&out).unwrap(),
+        io::CopyOptions::default(),
+    )
+    .unwrap();
     let back = io::open(&out).unwrap();
     let names: Vec<&str> = back.entries().iter().map(|e| e.name.as_str()).collect();
-    assert!(names.contains(&"MatMul.scale") && names.contains(&"MatMul.zero_point"), "{names:?}");
+    assert!(
+        names.contains(&"MatMul.scale") && names.contains(&"MatMul.zero_point"),
+        "{names:?}"
+    );
     // Dequantized: float32, no sidecars.
     let out = tmp.path().join("real.npz");
-    io::copy(src.as_mut(), io::create(&out).unwrap(), io::CopyOptions::default().dequantize(true)).unwrap();
+    io::copy(
+        src.as_mut(),
+        io::create(&out).unwrap(),
+        io::CopyOptions::default().dequantize(true),
+    )
+    .unwrap();
     let back = io::open(&out).unwrap();
     assert!(back.entries().iter().all(|e| !e.name.ends_with(".scale")));
     let m = back.entries().iter().find(|e| e.name == "MatMul").unwrap();
@@ -285,11 +424,20 @@ fn convert_dequantize_and_sidecars() {
             widened.push(name.to_string());
         }
     };
-    io::copy(src.as_mut(), io::create(&out).unwrap(), io::CopyOptions::default().progress(&mut on)).unwrap();
+    io::copy(
+        src.as_mut(),
+        io::create(&out).unwrap(),
+        io::CopyOptions::default().progress(&mut on),
+    )
+    .unwrap();
     assert_eq!(widened, ["MatMul"]);
     let mut back = io::open(&out).unwrap();
     let w = back.read_named("MatMul").unwrap();
-    let i = src.entries().iter().position(|e| e.name == "MatMul").unwrap();
+    let i = src
+        .entries()
+        .iter()
+        .position(|e| e.name == "MatMul")
+        .unwrap();
     assert_eq!(w.dtype(), DataType::Int8);
     assert_eq!(reals(&w), reals(&src.read(i).unwrap()));
 }
@@ -342,7 +490,11 @@ fn every_truncation_and_byte_flip_is_an_error_or_a_read() {
                 continue; // padding after the last buffer
             }
             let err = r.expect_err(&format!("{name} cut at {cut} read"));
-            assert_eq!(err.kind(), ErrorKind::DataLoss, "{name} cut at {cut}: {err}");
+            assert_eq!(
+                err.kind(),
+                ErrorKind::DataLoss,
+                "{name} cut at {cut}: {err}"
+            );
             n += 1;
         }
         for at in (0..full.len()).step_by(stride) {
@@ -376,9 +528,14 @@ fn an_offset_past_the_end_is_data_loss() {
         .filter(|&o| o > 64)
         .max()
         .unwrap();
-    let cut: Arc<dyn Blob> = Arc::new(BytesBlob::new("o.tflite", full[..first as usize + 1].to_vec()));
+    let cut: Arc<dyn Blob> = Arc::new(BytesBlob::new(
+        "o.tflite",
+        full[..first as usize + 1].to_vec(),
+    ));
     let f = tftensor::tflite::TfliteFile::from_blob(cut).unwrap();
-    let errs: Vec<Error> = (0..f.tensors().len()).filter_map(|i| f.read(i).err()).collect();
+    let errs: Vec<Error> = (0..f.tensors().len())
+        .filter_map(|i| f.read(i).err())
+        .collect();
     assert!(!errs.is_empty());
     for e in errs {
         assert_eq!(e.kind(), ErrorKind::DataLoss, "{e}");
@@ -389,7 +546,11 @@ fn an_offset_past_the_end_is_data_loss() {
 #[test]
 fn the_8_byte_file_of_tensorflow_115308_is_an_error() {
     // A root offset and "TFL3", nothing else: TF reads past the end.
-    for bytes in [b"\x1c\0\0\0TFL3".to_vec(), b"\x04\0\0\0TFL3".to_vec(), b"\0\0\0\0TFL3".to_vec()] {
+    for bytes in [
+        b"\x1c\0\0\0TFL3".to_vec(),
+        b"\x04\0\0\0TFL3".to_vec(),
+        b"\0\0\0\0TFL3".to_vec(),
+    ] {
         let err = read_all(bytes).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::DataLoss, "{err}");
     }

@@ -1,12 +1,48 @@
 //! [`copy`]: every (or some) tensor of a source into a sink, with progress
 //! reported in bytes.
 
-use super::sink::TensorSink;
 use super::quantization::{widen, widened};
+use super::sink::TensorSink;
 use super::source::{Entry, TensorSource};
 use crate::dtype::DataType;
-use crate::tensor::Tensor;
 use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// Reads entry `index` of `source` as real values: float32 through its
+/// [`Quantization`] (reading blockwise scales from their entries), or as
+/// stored when it has none.
+///
+/// # Errors
+/// As [`TensorSource::read`]; as [`Quantization::apply`], with the path
+/// and the entry's name.
+///
+/// ```
+/// use tftensor::io::{self, TensorSource};
+/// let mut src = io::open("tests/data/npy/float32.npy")?;
+/// let t = io::dequantize(src.as_mut(), 0)?; // not quantized: as stored
+/// assert_eq!(t, src.read(0)?);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn dequantize(source: &mut dyn TensorSource, index: usize) -> Result<Tensor> {
+    let entry: Option<Entry> = source.entries().get(index).cloned();
+    let q = source.read(index)?;
+    let Some((name, quant)) = entry.and_then(|e| Some((e.name, e.quantization?))) else {
+        return Ok(q);
+    };
+    let (scales, zero_points) = match &quant.blockwise {
+        Some(b) => (
+            Some(source.read_named(&b.scales)?),
+            b.zero_points
+                .as_deref()
+                .map(|z| source.read_named(z))
+                .transpose()?,
+        ),
+        None => (None, None),
+    };
+    quant
+        .apply(&q, scales.as_ref(), zero_points.as_ref())
+        .map_err(|e| e.with_path(source.path().display()).with_key(name))
+}
 
 /// What [`copy`] reports as it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -283,7 +319,7 @@ pub fn copy(
             }
         };
         let mut tensor = if real {
-            super::dequantize(&mut *source, i)?
+            dequantize(&mut *source, i)?
         } else {
             source.read_with_progress(i, &mut on_read)?
         };

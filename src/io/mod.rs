@@ -42,7 +42,7 @@ mod store;
 
 pub use blob::{Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, Window};
 pub use compression::Compression;
-pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
+pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, dequantize, select};
 pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]
@@ -53,7 +53,7 @@ pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
 pub use options::{CreateOptions, OpenOptions};
-pub use quantization::{Blockwise, Quantization, dequantize};
+pub use quantization::{Blockwise, Quantization};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
 pub use store::{Item, LocalFs, Stat, Store};

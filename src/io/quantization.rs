@@ -1,9 +1,8 @@
 //! [`Quantization`]: how a source's stored values map to real ones (TFLite's
 //! scale and zero point, per tensor, per axis or per block; TF.js's scale
-//! and min), [`dequantize`] to float32, and the sidecar tensors that carry
+//! and min), [`dequantize`](super::dequantize) to float32, and the sidecar tensors that carry
 //! the parameters into formats that have no place for them.
 
-use super::source::{Entry, TensorSource};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::stats::{Real, RealVisitor};
@@ -106,7 +105,7 @@ impl Quantization {
 
     /// The real values of `q` as float32. Blockwise quantization needs the
     /// block scales (and zero points) read from their entries
-    /// ([`dequantize`] reads them).
+    /// ([`dequantize`](super::dequantize) reads them).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the parameters do not fit the
@@ -127,12 +126,7 @@ impl Quantization {
         block_zero_points: Option<&Tensor>,
     ) -> Result<Tensor> {
         let values = reals(q)?;
-        let dims: Vec<u64> = q
-            .shape()
-            .dim_sizes()
-            .iter()
-            .map(|&d| d as u64)
-            .collect();
+        let dims: Vec<u64> = q.shape().dim_sizes().iter().map(|&d| d as u64).collect();
         let n = values.len() as u64;
         let out: Vec<f64> = if let Some(b) = &self.blockwise {
             let scales = blocks.ok_or_else(|| {
@@ -177,8 +171,8 @@ impl Quantization {
                 .max(1);
             let axis_len = dims.get(self.quantized_dimension).copied();
             let fits = channels == 1 || (axis_len == Some(channels) && channels > 0);
-            let zp_fits = self.zero_point.len() as u64 <= 1
-                || self.zero_point.len() as u64 == channels;
+            let zp_fits =
+                self.zero_point.len() as u64 <= 1 || self.zero_point.len() as u64 == channels;
             if !fits || !zp_fits {
                 return Err(Error::InvalidArgument(format!(
                     "{channels} scales and {} zero points for axis {} of shape {}",
@@ -240,7 +234,10 @@ impl Quantization {
         }
         let n = self.scale.len();
         let narrow: Vec<f32> = self.scale.iter().map(|&s| s as f32).collect();
-        let exact = narrow.iter().zip(&self.scale).all(|(&a, &b)| f64::from(a) == b);
+        let exact = narrow
+            .iter()
+            .zip(&self.scale)
+            .all(|(&a, &b)| f64::from(a) == b);
         let scale = if exact {
             Tensor::from_vec([n], narrow)
         } else {
@@ -252,7 +249,11 @@ impl Quantization {
             out.extend(zp.ok().map(|t| (format!("{name}.zero_point"), t)));
         }
         if let Some(min) = self.min {
-            out.extend(Tensor::from_vec([1], vec![min]).ok().map(|t| (format!("{name}.min"), t)));
+            out.extend(
+                Tensor::from_vec([1], vec![min])
+                    .ok()
+                    .map(|t| (format!("{name}.min"), t)),
+            );
         }
         out
     }
@@ -275,42 +276,6 @@ fn reals(t: &Tensor) -> Result<Vec<f64>> {
     })
 }
 
-/// Reads entry `index` of `source` as real values: float32 through its
-/// [`Quantization`] (reading blockwise scales from their entries), or as
-/// stored when it has none.
-///
-/// # Errors
-/// As [`TensorSource::read`]; as [`Quantization::apply`], with the path
-/// and the entry's name.
-///
-/// ```
-/// use tftensor::io::{self, TensorSource};
-/// let mut src = io::open("tests/data/npy/float32.npy")?;
-/// let t = io::dequantize(src.as_mut(), 0)?; // not quantized: as stored
-/// assert_eq!(t, src.read(0)?);
-/// # Ok::<(), tftensor::Error>(())
-/// ```
-pub fn dequantize(source: &mut dyn TensorSource, index: usize) -> Result<Tensor> {
-    let entry: Option<Entry> = source.entries().get(index).cloned();
-    let q = source.read(index)?;
-    let Some((name, quant)) = entry.and_then(|e| Some((e.name, e.quantization?))) else {
-        return Ok(q);
-    };
-    let (scales, zero_points) = match &quant.blockwise {
-        Some(b) => (
-            Some(source.read_named(&b.scales)?),
-            b.zero_points
-                .as_deref()
-                .map(|z| source.read_named(z))
-                .transpose()?,
-        ),
-        None => (None, None),
-    };
-    quant
-        .apply(&q, scales.as_ref(), zero_points.as_ref())
-        .map_err(|e| e.with_path(source.path().display()).with_key(name))
-}
-
 /// A 4- or 2-bit integer tensor as int8 or uint8 (one value per element,
 /// exactly), for formats that cannot hold the narrow types; `None` for
 /// other dtypes.
@@ -329,7 +294,9 @@ pub(crate) fn widen(t: &Tensor) -> Option<Result<Tensor>> {
         })?;
         // Exact: every value is within -8..=15.
         match to {
-            DataType::Int8 => Tensor::from_vec(t.shape().clone(), v.iter().map(|&x| x as i8).collect()),
+            DataType::Int8 => {
+                Tensor::from_vec(t.shape().clone(), v.iter().map(|&x| x as i8).collect())
+            }
             _ => Tensor::from_vec(t.shape().clone(), v.iter().map(|&x| x as u8).collect()),
         }
     })())

@@ -235,7 +235,10 @@ impl TfliteFile {
 /// buffer (activations have buffers of their own that are empty).
 fn has_data(model: &Model, t: &TensorInfo) -> bool {
     t.external_buffer != 0
-        || matches!(model.buffers.get(t.buffer as usize), Some(Buffer::At { .. }))
+        || matches!(
+            model.buffers.get(t.buffer as usize),
+            Some(Buffer::At { .. })
+        )
 }
 
 /// Every stored tensor's entry.
@@ -405,7 +408,9 @@ fn strings(shape: &TensorShape, bytes: &Bytes, n: u64) -> Result<Tensor> {
     for k in 0..n {
         let end = word(k + 2)?;
         if start > end || end > bytes.len() as u64 {
-            return Err(Error::data_loss("a string offset out of order or past the buffer"));
+            return Err(Error::data_loss(
+                "a string offset out of order or past the buffer",
+            ));
         }
         out.push(bytes.slice(start as usize..end as usize));
         start = end;

@@ -239,7 +239,12 @@ impl Model {
         let tensor_maps = |t: Table, id: u64| -> Result<Vec<(String, u32)>> {
             fb.field_tables(t, id)?
                 .into_iter()
-                .map(|m| Ok((fb.field_str(m, 0)?.unwrap_or_default(), fb.field_u32(m, 1, 0)?)))
+                .map(|m| {
+                    Ok((
+                        fb.field_str(m, 0)?.unwrap_or_default(),
+                        fb.field_u32(m, 1, 0)?,
+                    ))
+                })
                 .collect()
         };
         let signature_defs = fb

@@ -25,7 +25,10 @@ pub fn op_name(op: &OperatorCode) -> String {
     usize::try_from(op.builtin_code)
         .ok()
         .and_then(|c| BUILTIN_OPS.get(c))
-        .map_or_else(|| format!("BUILTIN_{}", op.builtin_code), |n| (*n).to_string())
+        .map_or_else(
+            || format!("BUILTIN_{}", op.builtin_code),
+            |n| (*n).to_string(),
+        )
 }
 
 /// A signature's tensor, as `saved_model_cli` prints a `TensorInfo`.
@@ -113,12 +116,14 @@ pub(crate) fn metadata_text(file: &TfliteFile) -> Vec<(String, String)> {
     for m in &model.metadata {
         let text = match file.metadata_bytes(&m.name) {
             Ok(Some(b)) => {
-                let trimmed = b.iter().rposition(|&c| c != 0).map_or(&b[..0], |k| &b[..=k]);
+                let trimmed = b
+                    .iter()
+                    .rposition(|&c| c != 0)
+                    .map_or(&b[..0], |k| &b[..=k]);
                 match std::str::from_utf8(trimmed) {
                     Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
                     _ => {
-                        let head: String =
-                            b.iter().take(16).map(|c| format!("{c:02x}")).collect();
+                        let head: String = b.iter().take(16).map(|c| format!("{c:02x}")).collect();
                         format!("{} bytes: {head}...", b.len())
                     }
                 }

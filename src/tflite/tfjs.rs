@@ -120,7 +120,9 @@ impl TfjsModel {
             let shards = paths
                 .iter()
                 .map(|p| {
-                    let name = p.as_str().ok_or_else(|| at(bad("a path that is not text")))?;
+                    let name = p
+                        .as_str()
+                        .ok_or_else(|| at(bad("a path that is not text")))?;
                     siblings(name)
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -150,7 +152,10 @@ impl TfjsModel {
             }
         }
         #[cfg(feature = "saved_model")]
-        if let Some(topology) = json.get("modelTopology").filter(|t| t.get("node").is_some()) {
+        if let Some(topology) = json
+            .get("modelTopology")
+            .filter(|t| t.get("node").is_some())
+        {
             let graph = super::tfjs_graph::graph_def(topology).map_err(at)?;
             let consts = crate::saved_model::GraphConstants::from_graph_def(graph).map_err(at)?;
             for c in consts.entries() {
@@ -178,7 +183,10 @@ impl TfjsModel {
             .and_then(Value::as_array)
             .ok_or_else(|| bad(format!("{name}: no shape")))?
             .iter()
-            .map(|d| d.as_i64().ok_or_else(|| bad(format!("{name}: a bad dimension"))))
+            .map(|d| {
+                d.as_i64()
+                    .ok_or_else(|| bad(format!("{name}: a bad dimension")))
+            })
             .collect::<Result<Vec<i64>>>()?;
         let shape = TensorShape::new(&dims)?;
         let real = dtype(w.get("dtype").and_then(Value::as_str).unwrap_or(""))

@@ -57,7 +57,11 @@ fn nodes(list: Option<&Value>) -> Result<Vec<pb::NodeDef>> {
                 ..Default::default()
             };
             if matches!(node.op.as_str(), "Const" | "HostConst") {
-                if let Some(t) = n.get("attr").and_then(|a| a.get("value")).and_then(|v| v.get("tensor")) {
+                if let Some(t) = n
+                    .get("attr")
+                    .and_then(|a| a.get("value"))
+                    .and_then(|v| v.get("tensor"))
+                {
                     let value = pb::AttrValue {
                         value: Some(pb::attr_value::Value::Tensor(tensor(t)?)),
                     };
@@ -71,7 +75,10 @@ fn nodes(list: Option<&Value>) -> Result<Vec<pb::NodeDef>> {
 
 /// A `TensorProto` from its JSON mapping.
 fn tensor(t: &Value) -> Result<pb::TensorProto> {
-    let dtype = t.get("dtype").and_then(Value::as_str).unwrap_or("DT_INVALID");
+    let dtype = t
+        .get("dtype")
+        .and_then(Value::as_str)
+        .unwrap_or("DT_INVALID");
     let dtype = pb::DataType::from_str_name(dtype)
         .ok_or_else(|| bad(format!("an unknown dtype {dtype}")))?;
     let dims = t
@@ -87,9 +94,24 @@ fn tensor(t: &Value) -> Result<pb::TensorProto> {
                 .collect()
         })
         .unwrap_or_default();
-    let list = |k: &str| t.get(k).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-    let floats = |k: &str| list(k).iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect::<Vec<_>>();
-    let ints = |k: &str| list(k).iter().map(|v| int(v).unwrap_or(0)).collect::<Vec<i64>>();
+    let list = |k: &str| {
+        t.get(k)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    };
+    let floats = |k: &str| {
+        list(k)
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+            .collect::<Vec<_>>()
+    };
+    let ints = |k: &str| {
+        list(k)
+            .iter()
+            .map(|v| int(v).unwrap_or(0))
+            .collect::<Vec<i64>>()
+    };
     let b64 = |v: &Value| base64(v.as_str().unwrap_or(""));
     Ok(pb::TensorProto {
         dtype: dtype as i32,
@@ -97,13 +119,21 @@ fn tensor(t: &Value) -> Result<pb::TensorProto> {
             dim: dims,
             ..Default::default()
         }),
-        tensor_content: t.get("tensorContent").map(b64).transpose()?.unwrap_or_default().into(),
+        tensor_content: t
+            .get("tensorContent")
+            .map(b64)
+            .transpose()?
+            .unwrap_or_default()
+            .into(),
         float_val: floats("floatVal").into_iter().map(|v| v as f32).collect(),
         double_val: floats("doubleVal"),
         int_val: ints("intVal").into_iter().map(|v| v as i32).collect(),
         half_val: ints("halfVal").into_iter().map(|v| v as i32).collect(),
         int64_val: ints("int64Val"),
-        bool_val: list("boolVal").iter().map(|v| v.as_bool().unwrap_or(false)).collect(),
+        bool_val: list("boolVal")
+            .iter()
+            .map(|v| v.as_bool().unwrap_or(false))
+            .collect(),
         string_val: list("stringVal")
             .iter()
             .map(|v| b64(v).map(Into::into))

@@ -262,7 +262,10 @@ fn quantization_json(q: &tftensor::io::Quantization) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("scale".into(), serde_json::json!(q.scale));
     m.insert("zero_point".into(), serde_json::json!(q.zero_point));
-    m.insert("quantized_dimension".into(), serde_json::json!(q.quantized_dimension));
+    m.insert(
+        "quantized_dimension".into(),
+        serde_json::json!(q.quantized_dimension),
+    );
     if let Some(b) = &q.blockwise {
         m.insert("block_size".into(), serde_json::json!(b.block_size));
         m.insert("scales".into(), serde_json::json!(b.scales));

@@ -18,10 +18,10 @@ pub(crate) mod npy;
 #[cfg(feature = "safetensors")]
 pub(crate) mod safetensors;
 pub(crate) mod tensorproto;
-#[cfg(feature = "tfrecord")]
-pub(crate) mod tfrecord;
 #[cfg(feature = "tflite")]
 pub(crate) mod tflite;
+#[cfg(feature = "tfrecord")]
+pub(crate) mod tfrecord;
 
 use std::path::Path;
 

@@ -60,10 +60,14 @@ fn sniff_tfjs(p: &Probe<'_>) -> Option<Certainty> {
     if p.name == "model.json" {
         return Some(Certainty::Name);
     }
-    ["\"modelTopology\"", "\"weightsManifest\"", "\"format\": \"graph-model\""]
-        .iter()
-        .any(|k| head.contains(k))
-        .then_some(Certainty::Content)
+    [
+        "\"modelTopology\"",
+        "\"weightsManifest\"",
+        "\"format\": \"graph-model\"",
+    ]
+    .iter()
+    .any(|k| head.contains(k))
+    .then_some(Certainty::Content)
 }
 
 /// Opens files beside the located key, by name, through its store.
