@@ -189,12 +189,12 @@ impl TfliteFile {
                 ))
             })?;
             let file = open(group)?;
-            let end = ext.offset.checked_add(ext.length).unwrap_or(u64::MAX);
+            let end = ext.offset.saturating_add(ext.length);
             return (*file).read_bytes(ext.offset..end);
         }
         match self.model.buffers.get(info.buffer as usize) {
             Some(&Buffer::At { offset, len }) => {
-                let end = offset.checked_add(len).unwrap_or(u64::MAX);
+                let end = offset.saturating_add(len);
                 (*self.blob).read_bytes(offset..end)
             }
             _ => Err(Error::data_loss("the tensor's buffer holds no data")),
@@ -220,7 +220,7 @@ impl TfliteFile {
         };
         match self.model.buffers.get(m.buffer as usize) {
             Some(&Buffer::At { offset, len }) => {
-                let end = offset.checked_add(len).unwrap_or(u64::MAX);
+                let end = offset.saturating_add(len);
                 Ok(Some((*self.blob).read_bytes(offset..end)?))
             }
             Some(Buffer::Empty) => Ok(Some(Bytes::new())),

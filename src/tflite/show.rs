@@ -116,10 +116,8 @@ pub(crate) fn metadata_text(file: &TfliteFile) -> Vec<(String, String)> {
     for m in &model.metadata {
         let text = match file.metadata_bytes(&m.name) {
             Ok(Some(b)) => {
-                let trimmed = b
-                    .iter()
-                    .rposition(|&c| c != 0)
-                    .map_or(&b[..0], |k| &b[..=k]);
+                let end = b.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
+                let trimmed = b.get(..end).unwrap_or_default();
                 match std::str::from_utf8(trimmed) {
                     Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
                     _ => {

@@ -85,34 +85,52 @@ fn tensor(t: &Value) -> Result<pb::TensorProto> {
         .get("tensorShape")
         .and_then(|s| s.get("dim"))
         .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
         .map(|d| {
-            d.iter()
-                .map(|d| pb::tensor_shape_proto::Dim {
-                    size: d.get("size").map_or(Some(0), int).unwrap_or(-1),
-                    ..Default::default()
-                })
-                .collect()
+            // proto3's JSON mapping leaves a zero size out.
+            let size = d.get("size").map_or(Some(0), int);
+            size.map(|size| pb::tensor_shape_proto::Dim {
+                size,
+                ..Default::default()
+            })
+            .ok_or_else(|| bad("a dimension size that is not an integer"))
         })
-        .unwrap_or_default();
+        .collect::<Result<Vec<_>>>()?;
     let list = |k: &str| {
         t.get(k)
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+            .map_or(&[][..], Vec::as_slice)
     };
     let floats = |k: &str| {
         list(k)
             .iter()
-            .map(|v| v.as_f64().unwrap_or(f64::NAN))
-            .collect::<Vec<_>>()
+            .map(|v| match v {
+                // proto3's JSON mapping writes non-finite floats as text.
+                Value::String(s) => match s.as_str() {
+                    "NaN" => Some(f64::NAN),
+                    "Infinity" => Some(f64::INFINITY),
+                    "-Infinity" => Some(f64::NEG_INFINITY),
+                    _ => None,
+                },
+                _ => v.as_f64(),
+            })
+            .collect::<Option<Vec<f64>>>()
+            .ok_or_else(|| bad(format!("{k}: a value that is not a number")))
     };
     let ints = |k: &str| {
         list(k)
             .iter()
-            .map(|v| int(v).unwrap_or(0))
-            .collect::<Vec<i64>>()
+            .map(int)
+            .collect::<Option<Vec<i64>>>()
+            .ok_or_else(|| bad(format!("{k}: a value that is not an integer")))
     };
-    let b64 = |v: &Value| base64(v.as_str().unwrap_or(""));
+    let b64 = |v: &Value| {
+        base64(
+            v.as_str()
+                .ok_or_else(|| bad("bytes that are not base64 text"))?,
+        )
+    };
     Ok(pb::TensorProto {
         dtype: dtype as i32,
         tensor_shape: Some(pb::TensorShapeProto {
@@ -125,21 +143,29 @@ fn tensor(t: &Value) -> Result<pb::TensorProto> {
             .transpose()?
             .unwrap_or_default()
             .into(),
-        float_val: floats("floatVal").into_iter().map(|v| v as f32).collect(),
-        double_val: floats("doubleVal"),
-        int_val: ints("intVal").into_iter().map(|v| v as i32).collect(),
-        half_val: ints("halfVal").into_iter().map(|v| v as i32).collect(),
-        int64_val: ints("int64Val"),
+        float_val: floats("floatVal")?.into_iter().map(|v| v as f32).collect(),
+        double_val: floats("doubleVal")?,
+        int_val: int32s(ints("intVal")?)?,
+        half_val: int32s(ints("halfVal")?)?,
+        int64_val: ints("int64Val")?,
         bool_val: list("boolVal")
             .iter()
-            .map(|v| v.as_bool().unwrap_or(false))
-            .collect(),
+            .map(Value::as_bool)
+            .collect::<Option<Vec<bool>>>()
+            .ok_or_else(|| bad("boolVal: a value that is not a bool"))?,
         string_val: list("stringVal")
             .iter()
             .map(|v| b64(v).map(Into::into))
             .collect::<Result<_>>()?,
         ..Default::default()
     })
+}
+
+/// int32 fields' values, each checked to fit.
+fn int32s(v: Vec<i64>) -> Result<Vec<i32>> {
+    v.into_iter()
+        .map(|x| i32::try_from(x).map_err(|_| bad(format!("{x} does not fit an int32 field"))))
+        .collect()
 }
 
 /// An int64 written as JSON text (protobuf's JSON mapping) or a number.
