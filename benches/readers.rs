@@ -59,8 +59,6 @@ use std::time::Instant;
 
 use tftensor::Tensor;
 use tftensor::checkpoint::{BundleReader, BundleWriter};
-#[cfg(feature = "tflite")]
-use tftensor::io::TensorSource;
 use tftensor::npy::{NpzReader, NpzWriter};
 use tftensor::tfrecord::{Compression, read_tensors, write_tensors};
 

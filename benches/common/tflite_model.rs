@@ -11,6 +11,9 @@ use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
+/// Fills tensor k's payload.
+pub type Fill<'a> = &'a dyn Fn(usize, &mut [u8]);
+
 /// Little-endian flatbuffer bytes with forward offsets patched in.
 struct Fb {
     buf: Vec<u8>,
@@ -119,7 +122,7 @@ pub fn write(
     tensors: usize,
     elems: usize,
     offset_mode: bool,
-    fill: Option<&dyn Fn(usize, &mut [u8])>,
+    fill: Option<Fill<'_>>,
 ) {
     let bytes = elems * 4;
     let mut fb = Fb {
