@@ -77,7 +77,7 @@ def main():
     def read_model(p):
         return len(flatbuffer_utils.read_model(p).buffers)
 
-    rows = {}
+    rows = {("-", "`tftensor --version` (process: start-up alone)"): ("cli", [args.cli, "--version"])}
     for label, p in paths.items():
         rows[(label, "`tftensor inspect` (process)")] = ("cli", [args.cli, "inspect", p])
         rows[(label, "`tftensor inspect --json` (process)")] = ("cli", [args.cli, "inspect", "--json", p])

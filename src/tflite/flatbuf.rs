@@ -1,9 +1,10 @@
 //! A checked FlatBuffers reader over a [`Blob`]: every offset, vtable and
 //! vector length is checked against the blob before use, so a hostile file
 //! is an error, never a panic or a read out of bounds. Only the bytes the
-//! parser touches are read: slices of a map where there is one, else 64 KiB
+//! parser touches are read: slices of a map where there is one, else 4 KiB
 //! blocks read on demand and kept (a 100 MB model's listing reads its
-//! tables, not its weights).
+//! tables, not its weights: the converter writes each `Buffer` table just
+//! before its data, so larger blocks would read weights too).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,8 +15,8 @@ use bytes::Bytes;
 use crate::error::{Error, Result};
 use crate::io::Blob;
 
-/// Bytes per cached block of a blob that is not mapped.
-const BLOCK: u64 = 64 * 1024;
+/// Bytes per cached block of a blob that is not mapped: a page.
+const BLOCK: u64 = 4096;
 
 /// At most this many elements in one vector of tables (tensors, buffers,
 /// operators): a bound on the work a hostile length can ask for beyond

@@ -7,7 +7,7 @@
 //! offset, vtable and vector length is checked against the file before
 //! use, so a hostile file is an error, never a panic, and only the tables
 //! are read to list it (not the weights: a 100 MB model's listing reads a
-//! few 64 KiB blocks, or nothing when mapped). Every tensor of every
+//! few 4 KiB blocks, or nothing when mapped). Every tensor of every
 //! subgraph with stored data is an entry, named `SUBGRAPH/NAME` past
 //! subgraph 0; payloads are read in place from inline buffers, offset
 //! mode's payloads after the flatbuffer, or external buffer files.
