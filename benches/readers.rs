@@ -67,6 +67,10 @@ use tftensor::checkpoint::{BundleReader, BundleWriter};
 use tftensor::npy::{NpzReader, NpzWriter};
 use tftensor::tfrecord::{Compression, read_tensors, write_tensors};
 
+#[cfg(feature = "tflite")]
+#[path = "common/tflite_model.rs"]
+mod tflite_model;
+
 const MIB: usize = 1 << 20;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -589,6 +593,60 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         &rec,
         local(limit_read(rec.clone())),
     );
+
+    #[cfg(feature = "tflite")]
+    {
+        // 16 float32 tensors inline (16-aligned Buffer.data), read through
+        // io::open + read of every entry; the peers are TF's interpreter
+        // (open + get_tensor of each) and flatbuffer_utils.read_model.
+        let tfl = dir.join("data.tflite");
+        tflite_model::write(
+            &tfl,
+            16,
+            n / 16,
+            false,
+            Some(&|k, dst: &mut [u8]| {
+                dst.copy_from_slice(f32_tensor(dst.len() / 4, k).tensor_data().unwrap())
+            }),
+        );
+        let p = tfl.clone();
+        add(
+            "tflite",
+            "tftensor io::open + read of every tensor",
+            Kind::Ours,
+            &tfl,
+            Run::Local(Box::new(move || {
+                let mut src = tftensor::io::open(&p).unwrap();
+                let all: Vec<Tensor> = (0..src.entries().len())
+                    .map(|i| src.read(i).unwrap())
+                    .collect();
+                black_box(all);
+            })),
+        );
+        if with_python {
+            add(
+                "tflite",
+                "tf.lite.Interpreter + get_tensor of every tensor",
+                Kind::Peer,
+                &tfl,
+                Run::Python("tflite_interpreter", tfl.clone()),
+            );
+            add(
+                "tflite",
+                "flatbuffer_utils.read_model",
+                Kind::Peer,
+                &tfl,
+                Run::Python("tflite_read_model", tfl.clone()),
+            );
+        }
+        add(
+            "tflite",
+            "limit: read() into faulted memory",
+            Kind::Limit,
+            &tfl,
+            Run::Local(limit_read(tfl.clone())),
+        );
+    }
 
     let mut src = faulted(size);
     src.fill(3);

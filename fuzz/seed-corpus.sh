@@ -79,3 +79,10 @@ for f in $(find ../tests/data/events -name 'events.out.tfevents.*'); do
   cp "$f" "$eout/$(printf '%s' "$f" | sha1sum | cut -c1-12)"
 done
 echo "events seeds: $(ls "$eout" | wc -l) files in fuzz/$eout"
+
+# The tflite target: every small .tflite fixture under tests/data/tflite/
+# (TF 2.21's converter, ai-edge-quantizer), and the .task's models.
+tlout=corpus/tflite
+mkdir -p "$tlout"
+find ../tests/data/tflite -name '*.tflite' -size -16k -exec cp {} "$tlout"/ \;
+echo "tflite seeds: $(ls "$tlout" | wc -l) files in fuzz/$tlout"

@@ -22,6 +22,11 @@ call returns):
 * ``tf_tfrecord``: ``tf.data.TFRecordDataset(path).map(parse_tensor)``
   drained by ``reduce`` inside a ``tf.function`` (no Python per record;
   traced once per path, before timing), float32 tensors, CRCs checked by TF
+* ``tflite_interpreter``: ``tf.lite.Interpreter(model_path)`` +
+  ``allocate_tensors()`` + ``get_tensor(i)`` (a copy) of every tensor with a
+  buffer (TF 2.21's interpreter; LiteRT's is the same runtime)
+* ``tflite_read_model``: ``tensorflow.lite.tools.flatbuffer_utils.read_model``
+  (the whole model as Python objects, every buffer's bytes included)
 
 ``cpu`` (user + system seconds) and ``minflt`` (minor page faults) are the
 process's during the call (``getrusage(RUSAGE_SELF)``, all threads). A first line
@@ -110,6 +115,20 @@ def tf_tfrecord(path):
     return int(_tfrecord_fn(path)()) * 4
 
 
+def tflite_interpreter(path):
+    i = tf.lite.Interpreter(model_path=path)
+    i.allocate_tensors()
+    arrays = [i.get_tensor(d["index"]) for d in i.get_tensor_details()]
+    return sum(a.nbytes for a in arrays)
+
+
+def tflite_read_model(path):
+    from tensorflow.lite.tools import flatbuffer_utils
+
+    m = flatbuffer_utils.read_model(path)
+    return sum(len(b.data) for b in m.buffers if b.data is not None)
+
+
 OPS = {
     "np_load_npy": np_load_npy,
     "np_load_npy_mmap_sum": np_load_npy_mmap_sum,
@@ -117,6 +136,8 @@ OPS = {
     "st_numpy": st_numpy,
     "tf_checkpoint": tf_checkpoint,
     "tf_tfrecord": tf_tfrecord,
+    "tflite_interpreter": tflite_interpreter,
+    "tflite_read_model": tflite_read_model,
 }
 NEEDS = {
     "np_load_npy": lambda: np,
@@ -125,6 +146,8 @@ NEEDS = {
     "st_numpy": lambda: safetensors,
     "tf_checkpoint": lambda: tf,
     "tf_tfrecord": lambda: tf,
+    "tflite_interpreter": lambda: tf,
+    "tflite_read_model": lambda: tf,
 }
 
 
@@ -135,6 +158,8 @@ def run(op, path):
         return {"ok": False, "error": f"{op}: module not installed"}
     if op == "tf_tfrecord":
         _tfrecord_fn(path)
+    if op == "tflite_read_model":
+        from tensorflow.lite.tools import flatbuffer_utils  # noqa: F401 (imported before timing)
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     nbytes = OPS[op](path)

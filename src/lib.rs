@@ -75,6 +75,8 @@ mod shape;
 pub mod stats;
 mod summary;
 mod tensor;
+#[cfg(feature = "tflite")]
+pub mod tflite;
 #[cfg(feature = "tfrecord")]
 pub mod tfrecord;
 mod typed;

@@ -63,7 +63,11 @@ fuzz_target!(|input: &[u8]| {
     };
     let r1 = open(index1.clone().into(), data1.clone().into()).expect("own bundle must open");
     let again = read_all(&r1);
-    assert_eq!(again.len(), tensors.len(), "every written tensor reads back");
+    assert_eq!(
+        again.len(),
+        tensors.len(),
+        "every written tensor reads back"
+    );
     let (index2, data2) = write_all(&again).expect("own tensors must write");
     assert_eq!(index1, index2);
     assert_eq!(data1, data2);

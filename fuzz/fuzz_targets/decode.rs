@@ -53,12 +53,22 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = format!("{t:?}");
 
-    let content = t.as_proto_tensor_content().expect("as_proto_tensor_content of a decoded tensor");
-    assert_eq!(redecode(&content), t, "content round trip changed the tensor");
+    let content = t
+        .as_proto_tensor_content()
+        .expect("as_proto_tensor_content of a decoded tensor");
+    assert_eq!(
+        redecode(&content),
+        t,
+        "content round trip changed the tensor"
+    );
 
-    let field = t.as_proto_field().expect("as_proto_field of a decoded tensor");
+    let field = t
+        .as_proto_field()
+        .expect("as_proto_field of a decoded tensor");
     let once = redecode(&field);
-    let field2 = once.as_proto_field().expect("as_proto_field after one round");
+    let field2 = once
+        .as_proto_field()
+        .expect("as_proto_field after one round");
     assert_eq!(redecode(&field2), once, "field form is not a fixed point");
     // Compared as bytes: the protos' PartialEq says NaN != NaN.
     assert_eq!(

@@ -55,7 +55,10 @@ fuzz_target!(|data: &[u8]| {
         let all = series(dir()).unwrap();
         assert_eq!(listed.len(), all.len());
         for (l, s) in listed.iter().zip(&all) {
-            assert_eq!((&l.run, &l.tag, l.kind, l.count), (&s.run, &s.tag, s.kind, s.steps.len()));
+            assert_eq!(
+                (&l.run, &l.tag, l.kind, l.count),
+                (&s.run, &s.tag, s.kind, s.steps.len())
+            );
         }
     }
     match series(dir()) {
@@ -64,13 +67,20 @@ fuzz_target!(|data: &[u8]| {
             assert!(error.is_none(), "series read past the reader's {error:?}");
             let mut grouped: BTreeMap<(&str, &str), Vec<(i64, u64)>> = BTreeMap::new();
             for v in whole.iter().filter(|v| v.kind.is_summary()) {
-                grouped.entry((&v.run, &v.tag)).or_default().push((v.step, v.wall_time.to_bits()));
+                grouped
+                    .entry((&v.run, &v.tag))
+                    .or_default()
+                    .push((v.step, v.wall_time.to_bits()));
             }
             assert_eq!(grouped.len(), all.len());
             for (s, (key, want)) in all.iter().zip(&grouped) {
                 assert_eq!((s.run.as_str(), s.tag.as_str()), *key);
-                let got: Vec<(i64, u64)> =
-                    s.steps.iter().zip(&s.wall_times).map(|(&st, w)| (st, w.to_bits())).collect();
+                let got: Vec<(i64, u64)> = s
+                    .steps
+                    .iter()
+                    .zip(&s.wall_times)
+                    .map(|(&st, w)| (st, w.to_bits()))
+                    .collect();
                 assert_eq!(&got, want);
             }
         }
@@ -81,7 +91,14 @@ fuzz_target!(|data: &[u8]| {
     if cut_error.is_none() && error.is_none() {
         // Compared without the values, which may hold NaN.
         let key = |v: &EventValue| {
-            (v.run.clone(), v.tag.clone(), v.step, v.wall_time.to_bits(), v.kind, v.value.shape().clone())
+            (
+                v.run.clone(),
+                v.tag.clone(),
+                v.step,
+                v.wall_time.to_bits(),
+                v.kind,
+                v.value.shape().clone(),
+            )
         };
         assert!(prefix.len() <= whole.len());
         assert!(prefix.iter().zip(&whole).all(|(a, b)| key(a) == key(b)));

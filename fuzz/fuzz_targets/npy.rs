@@ -19,8 +19,8 @@ use tftensor::DataType;
 
 fn as_stored_npz(data: &[u8]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let opts =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     w.start_file("a.npy", opts).unwrap();
     w.write_all(data).unwrap();
     w.finish().unwrap().into_inner()
@@ -48,10 +48,19 @@ fuzz_target!(|data: &[u8]| {
             let back = read_npy_bytes(Bytes::from(enc.clone())).expect("re-encoded npy reads");
             assert_eq!(back.dtype(), t.dtype());
             assert_eq!(back.shape(), t.shape());
-            assert_eq!(to_npy_bytes(&back).unwrap(), enc, "re-encoding is not a fixed point");
+            assert_eq!(
+                to_npy_bytes(&back).unwrap(),
+                enc,
+                "re-encoding is not a fixed point"
+            );
         }
     }
-    for dt in [DataType::BFloat16, DataType::Float8E4M3FN, DataType::QInt8, DataType::Bool] {
+    for dt in [
+        DataType::BFloat16,
+        DataType::Float8E4M3FN,
+        DataType::QInt8,
+        DataType::Bool,
+    ] {
         let _ = read_npy_bytes_as(bytes.clone(), dt);
     }
     if let Ok(mut z) = NpzReader::from_bytes(bytes) {

@@ -161,6 +161,53 @@ impl PySource {
         Ok(list)
     }
 
+    /// How quantized entries' stored values map to real ones (TFLite,
+    /// TF.js), as `{name: {"scale": [..], "zero_point": [..],
+    /// "quantized_dimension": k, ...}}` with TFLite's field names, plus
+    /// `block_size` and `scales` (the scale tensor's name) for blockwise
+    /// quantization and TF.js's `min`; entries that are not quantized are
+    /// absent.
+    #[getter]
+    fn quantization<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for e in self.lock()?.entries() {
+            let Some(q) = &e.quantization else { continue };
+            let d = PyDict::new(py);
+            d.set_item("scale", q.scale.clone())?;
+            d.set_item("zero_point", q.zero_point.clone())?;
+            d.set_item("quantized_dimension", q.quantized_dimension)?;
+            if let Some(b) = &q.blockwise {
+                d.set_item("block_size", b.block_size)?;
+                d.set_item("scales", b.scales.clone())?;
+                if let Some(z) = &b.zero_points {
+                    d.set_item("zero_points", z.clone())?;
+                }
+            }
+            if let Some(min) = q.min {
+                d.set_item("min", min)?;
+            }
+            if let Some(dt) = q.real_dtype {
+                d.set_item("real_dtype", dt.name().into_owned())?;
+            }
+            dict.set_item(e.name.clone(), d)?;
+        }
+        Ok(dict)
+    }
+
+    /// Reads the tensor `name` as real values: float32 through its
+    /// quantization (as `source.quantization[name]` says), or as stored
+    /// when it has none.
+    fn dequantize(&self, py: Python<'_>, name: &str) -> PyResult<PyTensor> {
+        let Some(index) = self.names.iter().position(|n| n == name) else {
+            return Err(PyKeyError::new_err(name.to_string()));
+        };
+        let tensor = py.detach(|| -> PyResult<tft::Tensor> {
+            let mut source = self.lock()?;
+            io::dequantize(&mut **source, index).map_err(to_py)
+        })?;
+        Ok(tensor.into())
+    }
+
     /// What the format knows beyond the tensors (safetensors'
     /// `__metadata__`, ...), as a dict.
     #[getter]

@@ -121,3 +121,20 @@ def test_read_events_and_summary_writer_round_trip(tmp_path):
     loss = [(v["step"], np.asarray(v["value"]).item()) for v in values if v["tag"] == "loss"]
     assert loss == [(0, 1.0), (1, 0.5), (2, pytest.approx(1 / 3))]
     assert any(v["tag"] == "note" for v in values)
+
+
+def test_tflite_quantization_and_dequantize():
+    src = tftensor.open(DATA / "tflite" / "int8.tflite")
+    assert src.format == "tflite"
+    q = src.quantization["MatMul"]
+    assert set(q) >= {"scale", "zero_point", "quantized_dimension"}
+    assert len(q["scale"]) == 32 and q["quantized_dimension"] == 0
+    raw = np.asarray(src["MatMul"])
+    real = np.asarray(src.dequantize("MatMul"))
+    assert raw.dtype == np.int8 and real.dtype == np.float32
+    zp = np.asarray(q["zero_point"], np.float64).reshape(-1, 1)
+    sc = np.asarray(q["scale"], np.float64).reshape(-1, 1)
+    assert np.array_equal(real, ((raw - zp) * sc).astype(np.float32))
+    blockwise = tftensor.open(DATA / "tflite" / "int4_blockwise.tflite").quantization
+    assert blockwise["MatMul"]["block_size"] == 32
+    assert blockwise["MatMul"]["scales"] == "MatMul_scales"

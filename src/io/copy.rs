@@ -1,10 +1,48 @@
 //! [`copy`]: every (or some) tensor of a source into a sink, with progress
 //! reported in bytes.
 
+use super::quantization::{widen, widened};
 use super::sink::TensorSink;
 use super::source::{Entry, TensorSource};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// Reads entry `index` of `source` as real values: float32 through its
+/// [`Quantization`] (reading blockwise scales from their entries), or as
+/// stored when it has none.
+///
+/// # Errors
+/// As [`TensorSource::read`]; as [`Quantization::apply`], with the path
+/// and the entry's name.
+///
+/// ```
+/// use tftensor::io::{self, TensorSource};
+/// let mut src = io::open("tests/data/npy/float32.npy")?;
+/// let t = io::dequantize(src.as_mut(), 0)?; // not quantized: as stored
+/// assert_eq!(t, src.read(0)?);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn dequantize(source: &mut dyn TensorSource, index: usize) -> Result<Tensor> {
+    let entry: Option<Entry> = source.entries().get(index).cloned();
+    let q = source.read(index)?;
+    let Some((name, quant)) = entry.and_then(|e| Some((e.name, e.quantization?))) else {
+        return Ok(q);
+    };
+    let (scales, zero_points) = match &quant.blockwise {
+        Some(b) => (
+            Some(source.read_named(&b.scales)?),
+            b.zero_points
+                .as_deref()
+                .map(|z| source.read_named(z))
+                .transpose()?,
+        ),
+        None => (None, None),
+    };
+    quant
+        .apply(&q, scales.as_ref(), zero_points.as_ref())
+        .map_err(|e| e.with_path(source.path().display()).with_key(name))
+}
 
 /// What [`copy`] reports as it goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +76,16 @@ pub enum CopyEvent<'a> {
         name: &'a str,
         /// Bytes copied so far, this tensor's written part included.
         done_bytes: u64,
+    },
+    /// A 4- or 2-bit integer tensor goes out as int8 or uint8 (exactly,
+    /// one value per element) because the output cannot hold its dtype.
+    Widened {
+        /// The tensor.
+        name: &'a str,
+        /// Its dtype.
+        dtype: DataType,
+        /// The dtype written.
+        to: DataType,
     },
     /// A tensor was written.
     Copied {
@@ -86,7 +134,7 @@ impl CopyProgress {
             CopyEvent::Copied { done_bytes, .. } => {
                 (self.read, self.written) = (done_bytes, done_bytes)
             }
-            CopyEvent::Skipped { .. } => {}
+            CopyEvent::Skipped { .. } | CopyEvent::Widened { .. } => {}
         }
         (
             self.read / 2 + self.written / 2 + (self.read % 2 + self.written % 2) / 2,
@@ -112,6 +160,11 @@ pub struct CopyOptions<'a> {
     /// Leave out tensors the output cannot hold (reported as
     /// [`CopyEvent::Skipped`]) instead of failing.
     pub skip_unsupported: bool,
+    /// Write quantized tensors' real values (float32, through
+    /// [`dequantize`](super::dequantize)) instead of the stored ones with
+    /// their parameters as sidecar tensors (`NAME.scale`,
+    /// `NAME.zero_point`).
+    pub dequantize: bool,
     /// Called with each [`CopyEvent`].
     pub progress: Option<&'a mut dyn FnMut(&CopyEvent<'_>)>,
 }
@@ -135,6 +188,16 @@ impl<'a> CopyOptions<'a> {
     /// ```
     pub fn skip_unsupported(mut self, skip: bool) -> Self {
         self.skip_unsupported = skip;
+        self
+    }
+
+    /// Writes quantized tensors' real values.
+    ///
+    /// ```
+    /// assert!(tftensor::io::CopyOptions::default().dequantize(true).dequantize);
+    /// ```
+    pub fn dequantize(mut self, dequantize: bool) -> Self {
+        self.dequantize = dequantize;
         self
     }
 
@@ -232,9 +295,31 @@ pub fn copy(
     let to = sink.format();
     let mut report = CopyReport::default();
     let mut copied = Vec::new();
-    for (i, e) in picked(source, &options.only)? {
+    let mut sidecars = Vec::new();
+    for (i, mut e) in picked(source, &options.only)? {
+        let mut real = false;
+        if let Some(q) = e.quantization.take() {
+            real = options.dequantize;
+            if real {
+                let dtype = q.real_dtype.unwrap_or(DataType::Float);
+                e = Entry::new(e.name, dtype, e.shape);
+            } else {
+                sidecars.extend(q.sidecars(&e.name));
+            }
+        }
+        let wide = widened(e.dtype).filter(|&w| !to.can_hold(e.dtype) && to.can_hold(w));
+        if let Some(w) = wide {
+            if let Some(on) = options.progress.as_mut() {
+                on(&CopyEvent::Widened {
+                    name: &e.name,
+                    dtype: e.dtype,
+                    to: w,
+                });
+            }
+            e = Entry::new(e.name, w, e.shape);
+        }
         if to.can_hold(e.dtype) {
-            copied.push((i, e));
+            copied.push((i, e, real));
         } else if options.skip_unsupported {
             if let Some(on) = options.progress.as_mut() {
                 on(&CopyEvent::Skipped {
@@ -252,36 +337,55 @@ pub fn copy(
             .with_key(&e.name));
         }
     }
-    if to.holds_one_tensor() && copied.len() != 1 {
+    let sidecars: Vec<(String, Tensor)> = sidecars
+        .into_iter()
+        .filter(|(_, t)| to.can_hold(t.dtype()))
+        .collect();
+    if to.holds_one_tensor() && copied.len() + sidecars.len() != 1 {
         return Err(Error::InvalidArgument(format!(
             "a {to} file holds one tensor, and {} are selected",
-            copied.len()
+            copied.len() + sidecars.len()
         ))
         .with_path(sink.path().display()));
     }
     // A tensor of unknown size (strings) counts nothing, in the total and
     // in the progress.
-    let total_bytes = copied.iter().filter_map(|(_, e)| e.byte_len).sum();
+    let total_bytes = copied.iter().filter_map(|(_, e, _)| e.byte_len).sum();
     sink.set_metadata(&source.metadata());
-    let planned: Vec<Entry> = copied.iter().map(|(_, e)| e.clone()).collect();
+    let planned: Vec<Entry> = copied
+        .iter()
+        .map(|(_, e, _)| e.clone())
+        .chain(sidecars.iter().map(|(n, t)| Entry::of(n, t)))
+        .collect();
     sink.plan(&planned)?;
     if let Some(on) = options.progress.as_mut() {
         on(&CopyEvent::Start { total_bytes });
     }
-    for (i, e) in copied {
+    for (i, e, real) in copied {
         let (before, mut read) = (report.bytes, 0u64);
+        // A tensor of unknown size (strings) moves no progress.
+        let at_most = |n: u64| e.byte_len.map_or(before, |len| before + n.min(len));
         let progress = &mut options.progress;
-        let tensor = source.read_with_progress(i, &mut |n| {
+        let mut on_read = |n: u64| {
             read = read.saturating_add(n);
             if let Some(on) = progress.as_mut() {
                 // The file's bytes include a header: at most the tensor's.
                 on(&CopyEvent::Reading {
                     name: &e.name,
-                    // A tensor of unknown size moves no progress.
-                    done_bytes: e.byte_len.map_or(before, |len| before + read.min(len)),
+                    done_bytes: at_most(read),
                 });
             }
-        })?;
+        };
+        let mut tensor = if real {
+            dequantize(&mut *source, i)?
+        } else {
+            source.read_with_progress(i, &mut on_read)?
+        };
+        if tensor.dtype() != e.dtype {
+            if let Some(wide) = widen(&tensor) {
+                tensor = wide.map_err(|err| err.with_key(&e.name))?;
+            }
+        }
         let (progress, mut written) = (&mut options.progress, 0u64);
         sink.add_with_progress(&e.name, &tensor, &mut |n| {
             written = written.saturating_add(n);
@@ -289,7 +393,7 @@ pub fn copy(
                 // The record's framing is counted too: at most the tensor's.
                 on(&CopyEvent::Writing {
                     name: &e.name,
-                    done_bytes: before + written.min(len),
+                    done_bytes: at_most(written),
                 });
             }
         })?;
@@ -304,6 +408,10 @@ pub fn copy(
                 done_bytes: report.bytes,
             });
         }
+    }
+    for (name, t) in &sidecars {
+        sink.add(name, t)?;
+        report.copied += 1;
     }
     sink.finish()?;
     Ok(report)

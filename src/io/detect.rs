@@ -32,8 +32,8 @@ use crate::error::{Error, Result};
 /// let at = detect("tests/data/checkpoints/tf2_keras")?;
 /// assert_eq!(at.format, Format::CHECKPOINT);
 /// let tmp = tempfile::tempdir().unwrap();
-/// std::fs::write(tmp.path().join("model.tflite"), b"\x1c\0\0\0TFL3")?;
-/// let err = detect(tmp.path().join("model.tflite")).unwrap_err();
+/// std::fs::write(tmp.path().join("model.onnx"), b"\xff\xfe not a tensor file")?;
+/// let err = detect(tmp.path().join("model.onnx")).unwrap_err();
 /// assert!(matches!(err, tftensor::Error::UnknownFormat { .. }), "{err}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

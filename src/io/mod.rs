@@ -32,6 +32,7 @@ mod located;
 mod open;
 mod options;
 mod probe;
+mod quantization;
 mod row;
 mod sink;
 mod slice;
@@ -43,7 +44,7 @@ pub use blob::{
     Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, SharedBlobReader, Window,
 };
 pub use compression::Compression;
-pub use copy::{CopyEvent, CopyOptions, CopyProgress, CopyReport, copy, select};
+pub use copy::{CopyEvent, CopyOptions, CopyProgress, CopyReport, copy, dequantize, select};
 pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]
@@ -54,6 +55,7 @@ pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
 pub use options::{CreateOptions, OpenOptions};
+pub use quantization::{Blockwise, Quantization};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
 pub use store::{Item, LocalFs, Stat, Store};

@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::format::Format;
+use super::quantization::Quantization;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::shape::TensorShape;
@@ -30,6 +31,9 @@ pub struct Entry {
     /// The bytes of its elements when dtype and shape say (every dtype but
     /// string, resource and variant), or when the format stores it.
     pub byte_len: Option<u64>,
+    /// How stored values map to real ones, for quantized tensors (TFLite,
+    /// TF.js); `None` when they are the real values.
+    pub quantization: Option<Quantization>,
 }
 
 impl Entry {
@@ -50,6 +54,7 @@ impl Entry {
             dtype,
             shape,
             byte_len,
+            quantization: None,
         }
     }
 

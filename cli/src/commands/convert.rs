@@ -33,6 +33,11 @@ pub struct ConvertArgs {
     /// is named on stderr) instead of failing.
     #[arg(long)]
     pub skip_unsupported: bool,
+    /// Write quantized tensors (TFLite, TF.js) as their real float32
+    /// values; without it they go out as stored, with their scales and
+    /// zero points as tensors `NAME.scale` and `NAME.zero_point`.
+    #[arg(long)]
+    pub dequantize: bool,
     /// The input's format, instead of detecting it.
     #[arg(long, value_parser = format_parser())]
     pub format: Option<Format>,
@@ -50,6 +55,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let sink = io::create_located(&out, &create).map_err(hint)?;
     let mut progress: Option<Progress> = None;
     let mut done = io::CopyProgress::default();
+    let mut widened = Vec::new();
     let mut on = |event: &CopyEvent<'_>| {
         let (bytes, total) = done.update(event);
         match *event {
@@ -59,6 +65,18 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
                 out.format,
                 dtype.name()
             ),
+            // Said once a dtype: its tensors are all widened the same way.
+            CopyEvent::Widened { dtype, to, .. } => {
+                if !widened.contains(&dtype) {
+                    widened.push(dtype);
+                    eprintln!(
+                        "tftensor: {} cannot hold {}: such tensors are written as {} (exact, one value per element)",
+                        out.format,
+                        dtype.name(),
+                        to.name()
+                    );
+                }
+            }
             _ => {
                 if let Some(p) = progress.as_mut() {
                     p.set(bytes);
@@ -69,6 +87,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let options = CopyOptions::default()
         .only(args.only.iter().cloned())
         .skip_unsupported(args.skip_unsupported)
+        .dequantize(args.dequantize)
         .progress(&mut on);
     io::copy(input.as_mut(), sink, options).map_err(|e| {
         let hint = match e.kind() {

@@ -63,6 +63,9 @@ struct Row {
     /// Bytes of the elements (strings: the sum of their lengths, with
     /// --stats); `null` when unknown.
     bytes: Option<u64>,
+    /// How stored values map to real ones (TFLite's field names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quantization: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     min: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,7 +219,9 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
         if args.stats {
             progress.advance(e.byte_len.unwrap_or(0));
         }
-        rows.push(row(&e.name, e.dtype, &e.shape, bytes, st));
+        let mut r = row(&e.name, e.dtype, &e.shape, bytes, st);
+        r.quantization = e.quantization.as_ref().map(quantization_json);
+        rows.push(r);
     }
     drop(progress);
     let metadata: std::collections::BTreeMap<String, String> =
@@ -248,6 +253,33 @@ fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// `{"scale": [..], "zero_point": [..], "quantized_dimension": k}`, plus
+/// `block_size` and the `scales` (and `zero_points`) tensors of blockwise
+/// quantization, TF.js's `min`, and the real values' dtype where not float.
+fn quantization_json(q: &tftensor::io::Quantization) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("scale".into(), serde_json::json!(q.scale));
+    m.insert("zero_point".into(), serde_json::json!(q.zero_point));
+    m.insert(
+        "quantized_dimension".into(),
+        serde_json::json!(q.quantized_dimension),
+    );
+    if let Some(b) = &q.blockwise {
+        m.insert("block_size".into(), serde_json::json!(b.block_size));
+        m.insert("scales".into(), serde_json::json!(b.scales));
+        if let Some(z) = &b.zero_points {
+            m.insert("zero_points".into(), serde_json::json!(z));
+        }
+    }
+    if let Some(min) = q.min {
+        m.insert("min".into(), serde_json::json!(min));
+    }
+    if let Some(dt) = q.real_dtype.filter(|&d| d != DataType::Float) {
+        m.insert("real_dtype".into(), serde_json::json!(dt.name()));
+    }
+    Value::Object(m)
 }
 
 fn string_bytes(t: &Tensor) -> tftensor::Result<u64> {
@@ -291,6 +323,7 @@ fn row(
         ]
     });
     Row {
+        quantization: None,
         name: name.to_string(),
         dtype: dtype.name().into_owned(),
         shape: shape.dim_sizes(),

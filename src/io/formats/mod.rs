@@ -18,6 +18,8 @@ pub(crate) mod npy;
 #[cfg(feature = "safetensors")]
 pub(crate) mod safetensors;
 pub(crate) mod tensorproto;
+#[cfg(feature = "tflite")]
+pub(crate) mod tflite;
 #[cfg(feature = "tfrecord")]
 pub(crate) mod tfrecord;
 
@@ -48,6 +50,12 @@ const ROWS: &[&Row] = &[
     &graph_def::ROW,
     #[cfg(feature = "events")]
     &events::ROW,
+    #[cfg(feature = "tflite")]
+    &tflite::TFLITE_ROW,
+    #[cfg(feature = "tflite")]
+    &tflite::TASK_ROW,
+    #[cfg(feature = "tflite")]
+    &tflite::TFJS_ROW,
 ];
 
 impl Format {
