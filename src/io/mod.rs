@@ -32,6 +32,8 @@ mod located;
 mod open;
 mod options;
 mod probe;
+#[cfg(feature = "remote")]
+mod remote;
 mod row;
 mod sink;
 mod slice;
@@ -46,12 +48,12 @@ pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]
 pub use formats::events::select_series;
-pub use glob::expand;
+pub use glob::{expand, expand_with};
 pub use located::Located;
 pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
-pub use options::{CreateOptions, OpenOptions};
+pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
 pub use store::{Item, LocalFs, Stat, Store};

@@ -95,6 +95,22 @@ pub trait Store: Send + Sync + fmt::Debug {
         let _ = key;
         None
     }
+
+    /// Writes the complete local file `from` under `key`, which shows it
+    /// only once it is all there (an object store's multipart upload). A
+    /// store with local paths never needs it: its outputs are renamed
+    /// into place.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a store that cannot write;
+    /// [`Error::Io`] when the upload fails (it is then aborted).
+    fn upload(&self, key: &str, from: &Path) -> Result<()> {
+        let _ = from;
+        Err(Error::InvalidArgument(format!(
+            "{}: this store cannot be written",
+            self.id(key)
+        )))
+    }
 }
 
 /// The local file system: keys are paths as the OS takes them.
@@ -204,15 +220,26 @@ pub(crate) fn path_key(path: &Path) -> String {
 }
 
 /// The store and key a path or URL names: `file://` and plain paths are
-/// the local file system; object store URLs need the `remote` feature.
+/// the local file system; `s3://`, `gs://`, `az://`, `abfs[s]://` and
+/// `http(s)://` need the `remote` feature, and are reached as `remote`
+/// says.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for a URL this build cannot read.
-pub(crate) fn store_of(path: &Path) -> Result<(Arc<dyn Store>, String)> {
+pub(crate) fn store_of(
+    path: &Path,
+    remote: &super::options::RemoteOptions,
+) -> Result<(Arc<dyn Store>, String)> {
     let text = path.to_string_lossy();
     if let Some(rest) = text.strip_prefix("file://") {
         return Ok((LocalFs::shared(), rest.to_owned()));
     }
+    #[cfg(feature = "remote")]
+    if let Some(found) = super::remote::store_of(&text, remote) {
+        return found;
+    }
+    #[cfg(not(feature = "remote"))]
+    let _ = remote;
     if let Some((scheme, _)) = text.split_once("://") {
         if !scheme.is_empty()
             && scheme
