@@ -79,6 +79,22 @@ fn io(
     )
 }
 
+const DENIED: &str = "access denied (403): check the credentials, or read a public bucket anonymously (--no-sign-request)";
+
+/// The HTTP status of a failed request: object_store keeps it in an error
+/// type it does not export, whose text says `status code: NNN`.
+pub(crate) fn status(e: &object_store::Error) -> Option<u16> {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        let text = err.to_string();
+        if let Some((_, rest)) = text.split_once("status code: ") {
+            return rest.get(..3).and_then(|s| s.parse().ok());
+        }
+        cur = err.source();
+    }
+    None
+}
+
 /// Whether the transport timed out.
 fn timed_out(e: &object_store::Error) -> bool {
     let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
@@ -150,12 +166,7 @@ fn request_error(url: &str, e: object_store::Error) -> Error {
             "no such object or bucket",
             Some(e),
         ),
-        E::PermissionDenied { .. } => io(
-            url,
-            ErrorKind::PermissionDenied,
-            "access denied (403): check the credentials, or read a public bucket anonymously (--no-sign-request)",
-            Some(e),
-        ),
+        E::PermissionDenied { .. } => io(url, ErrorKind::PermissionDenied, DENIED, Some(e)),
         E::Unauthenticated { .. } => io(
             url,
             ErrorKind::PermissionDenied,
@@ -174,10 +185,23 @@ fn request_error(url: &str, e: object_store::Error) -> Error {
             "the server did not answer in time (after retries)",
             Some(e),
         ),
-        _ => {
-            let text = format!("the request failed, after retries: {}", first_line(&e));
-            io(url, ErrorKind::Other, text, Some(e))
-        }
+        _ => match status(&e) {
+            Some(404) => io(
+                url,
+                ErrorKind::NotFound,
+                "no such object or bucket",
+                Some(e),
+            ),
+            Some(403) => io(url, ErrorKind::PermissionDenied, DENIED, Some(e)),
+            Some(s) => {
+                let text = format!("the request failed with HTTP status {s}, after retries");
+                io(url, ErrorKind::Other, text, Some(e))
+            }
+            None => {
+                let text = format!("the request failed, after retries: {}", first_line(&e));
+                io(url, ErrorKind::Other, text, Some(e))
+            }
+        },
     }
 }
 

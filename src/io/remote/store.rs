@@ -99,6 +99,7 @@ impl RemoteStore {
                     }))
                 }
                 Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) if super::retry::status(&e) == Some(404) => Ok(None),
                 // An empty object has no range to give: ask its length.
                 Err(e) if super::retry::may_be_range(&e) => match client.store.head(&path).await {
                     Ok(meta) if meta.size == 0 => Ok(Some(Known {
@@ -135,7 +136,12 @@ impl RemoteStore {
         let page = match runtime::block_on(fut)? {
             Ok(page) => page,
             // A missing bucket is nothing there.
-            Err(Fault::Request(object_store::Error::NotFound { .. })) => return Ok(Stat::Missing),
+            Err(Fault::Request(e))
+                if matches!(e, object_store::Error::NotFound { .. })
+                    || super::retry::status(&e) == Some(404) =>
+            {
+                return Ok(Stat::Missing);
+            }
             Err(f) => return named(&self.id(key), Err(f)),
         };
         let dir = format!("{prefix}/");
