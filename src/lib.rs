@@ -24,6 +24,7 @@
 //! Every fallible call returns [`Result`]; untrusted input (protos, bytes,
 //! shapes) never panics; the limits it enforces on such input are listed in
 //! [`limits`].
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]

@@ -4,6 +4,7 @@
 //!
 //! Errors are one line on stderr that names the file, with exit status 2.
 
+mod chart;
 mod commands;
 mod error;
 mod numeric;
@@ -12,9 +13,9 @@ mod source;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::commands::{convert, diff, inspect, show};
+use crate::commands::{convert, diff, inspect, plot, show};
 
 /// Inspect, show, convert and diff TensorFlow's tensor files.
 ///
@@ -40,6 +41,15 @@ enum Command {
     Show(show::ShowArgs),
     Convert(convert::ConvertArgs),
     Diff(diff::DiffArgs),
+    Plot(plot::PlotArgs),
+    /// Print a shell completion script: `tftensor completions bash >
+    /// /etc/bash_completion.d/tftensor` (or zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `tftensor man > tftensor.1`.
+    Man,
 }
 
 /// Exit status for errors (as for `diff`'s "trouble").
@@ -50,6 +60,19 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Command::Inspect(args) => inspect::run(args)?,
         Command::Show(args) => show::run(args)?,
         Command::Convert(args) => convert::run(args)?,
+        Command::Plot(args) => plot::run(args)?,
+        Command::Completions { shell } => {
+            // Generated into memory first: a closed stdout is then an
+            // error here, not a panic inside the generator.
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "tftensor", &mut script);
+            write_out(&script)?;
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+            write_out(&page)?;
+        }
         Command::Diff(args) => {
             return Ok(if diff::run(args)? {
                 ExitCode::SUCCESS
@@ -59,6 +82,14 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to stdout.
+fn write_out(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = commands::stdout();
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 /// Whether the error is a closed stdout (`tftensor show ... | head`).

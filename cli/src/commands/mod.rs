@@ -3,6 +3,7 @@
 pub mod convert;
 pub mod diff;
 pub mod inspect;
+pub mod plot;
 pub mod show;
 
 use std::io::{self, BufWriter, StdoutLock};

@@ -53,6 +53,7 @@ pub fn run(args: &ShowArgs) -> Result<()> {
     if args.tag.is_empty() || !args.names.is_empty() {
         picked = select(input.as_ref(), &args.names).map_err(hint)?;
     }
+    let named = picked.len();
     for tag in &args.tag {
         let series = select_series(input.as_ref(), tag).map_err(hint)?;
         picked.extend(series);
@@ -75,6 +76,16 @@ pub fn run(args: &ShowArgs) -> Result<()> {
         )?;
         out.write_all(&tensor.summarize_value_bytes(args.max_entries, !args.v1))?;
         writeln!(out)?;
+        // A scalar series' values (not its steps) get a sparkline.
+        let series_values = k >= named && !entry.name.ends_with("/steps") && tensor.dims() == 1;
+        // Strings (text series) have none.
+        let values = series_values.then(|| super::plot::real_values(&tensor).ok());
+        if let Some((line, lo, hi)) = values
+            .flatten()
+            .and_then(|v| crate::chart::sparkline(&v, 60))
+        {
+            writeln!(out, "{line}  {lo} .. {hi}")?;
+        }
     }
     out.flush()?;
     Ok(())
