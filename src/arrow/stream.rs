@@ -3,7 +3,6 @@
 //! batch, not the files.
 
 use std::collections::VecDeque;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
@@ -74,7 +73,7 @@ impl StreamOptions {
 #[derive(Debug)]
 pub struct ExampleBatches {
     files: VecDeque<PathBuf>,
-    reader: Option<RecordReader<File>>,
+    reader: Option<RecordReader<crate::io::SharedReader>>,
     /// The open file's path and the index of its next record.
     path: String,
     index: u64,
@@ -150,7 +149,7 @@ impl ExampleBatches {
                         self.path = path.display().to_string();
                         self.index = 0;
                         self.reader
-                            .insert(RecordReader::open(&path, self.options.compression)?)
+                            .insert(RecordReader::open_any(&path, self.options.compression)?)
                     }
                     None => break,
                 },

@@ -272,6 +272,44 @@ impl Seek for BlobReader<'_> {
     }
 }
 
+/// A [`Read`] + [`Seek`] that owns its [`Blob`] (for readers kept beside
+/// other state, as a record stream's).
+#[derive(Debug)]
+pub(crate) struct SharedReader {
+    blob: Arc<dyn Blob>,
+    pos: u64,
+}
+
+impl SharedReader {
+    #[allow(dead_code, reason = "used by the record streams (feature tfrecord)")]
+    pub(crate) fn new(blob: Arc<dyn Blob>) -> SharedReader {
+        SharedReader { blob, pos: 0 }
+    }
+}
+
+impl Read for SharedReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut r = BlobReader {
+            blob: &*self.blob,
+            pos: self.pos,
+        };
+        let n = r.read(buf)?;
+        self.pos = r.pos;
+        Ok(n)
+    }
+}
+
+impl Seek for SharedReader {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let mut r = BlobReader {
+            blob: &*self.blob,
+            pos: self.pos,
+        };
+        self.pos = r.seek(to)?;
+        Ok(self.pos)
+    }
+}
+
 /// A local file, read with positioned reads: large reads go on two cores
 /// in 1 MiB pieces, each checksummed on the core that read it, into
 /// huge-page buffers that a process-wide pool reuses.

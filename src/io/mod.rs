@@ -57,3 +57,5 @@ pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
 pub use store::{Item, LocalFs, Stat, Store};
+pub(crate) use blob::SharedReader;
+pub(crate) use store::open_blob;

@@ -214,6 +214,16 @@ impl Store for LocalFs {
     }
 }
 
+/// The file a path or URL names, opened through its store.
+///
+/// # Errors
+/// As [`store_of`] and [`Store::open`].
+#[allow(dead_code, reason = "used by the record streams (feature tfrecord)")]
+pub(crate) fn open_blob(path: &Path, remote: &super::options::RemoteOptions) -> Result<Arc<dyn Blob>> {
+    let (store, key) = store_of(path, remote)?;
+    store.open(&key)
+}
+
 /// A local path as a store key.
 pub(crate) fn path_key(path: &Path) -> String {
     path.to_string_lossy().into_owned()

@@ -7,6 +7,8 @@
 //! * Records as tensors: [`read_tensors`], [`write_tensors`],
 //!   [`serialize_tensor`] and [`parse_tensor`] (`tf.io.serialize_tensor` /
 //!   `tf.io.parse_tensor` payloads).
+//! * Random access: [`index_records`] (DALI's `.idx`: [`format_index`],
+//!   [`parse_index`]) and [`RecordFile`], records by number.
 //! * `tf.train.Example` records as named tensors: [`example_to_tensors`],
 //!   [`tensors_to_example`], [`read_examples`], [`write_examples`].
 //!
@@ -26,6 +28,7 @@
 //! ```
 
 mod example;
+mod idx;
 mod indexed;
 mod record;
 mod tensors;
@@ -33,6 +36,7 @@ mod tensors;
 pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
+pub use idx::{RecordFile, format_index, index_blob, index_records, parse_index};
 pub(crate) use indexed::TensorRecords;
 pub use record::{MAX_PREALLOCATION, RecordReader, RecordWriter};
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};

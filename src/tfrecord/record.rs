@@ -471,6 +471,24 @@ impl RecordReader<File> {
     }
 }
 
+impl RecordReader<crate::io::SharedReader> {
+    /// Opens the TFRecord file or object at `path` (a local path or a URL)
+    /// through its store; as [`RecordReader::open`].
+    ///
+    /// # Errors
+    /// As the store's `open`.
+    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    pub(crate) fn open_any(path: &Path, compression: Compression) -> Result<Self> {
+        let blob = crate::io::open_blob(path, &crate::io::RemoteOptions::default())?;
+        let (name, len) = (blob.id().to_owned(), blob.len());
+        let mut reader = RecordReader::new(crate::io::SharedReader::new(blob), compression).with_name(name);
+        if compression == Compression::None {
+            reader.remaining = Some(len);
+        }
+        Ok(reader)
+    }
+}
+
 impl<R: Read> Iterator for RecordReader<R> {
     type Item = Result<Vec<u8>>;
 
