@@ -151,7 +151,10 @@ fn show_draws_a_sparkline_of_a_scalar_series() {
 #[test]
 fn completions_and_the_man_page_name_every_subcommand() {
     for shell in ["bash", "zsh", "fish"] {
-        let out = tftensor().args(["completions", shell]).output().expect("run");
+        let out = tftensor()
+            .args(["completions", shell])
+            .output()
+            .expect("run");
         assert!(out.status.success());
         let script = stdout_of(&out);
         for sub in ["inspect", "show", "convert", "diff", "plot"] {
@@ -161,5 +164,8 @@ fn completions_and_the_man_page_name_every_subcommand() {
     let out = tftensor().arg("man").output().expect("run");
     let page = stdout_of(&out);
     assert!(page.contains(".TH tftensor 1"), "{page}");
-    assert!(page.contains("tftensor\\-plot(1)") || page.contains("plot"), "{page}");
+    assert!(
+        page.contains("tftensor\\-plot(1)") || page.contains("plot"),
+        "{page}"
+    );
 }

@@ -41,6 +41,7 @@ mod source;
 mod staged;
 mod store;
 
+pub(crate) use blob::SharedReader;
 pub use blob::{Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, Window};
 pub use compression::Compression;
 pub use copy::{CopyEvent, CopyOptions, CopyReport, copy, select};
@@ -56,6 +57,6 @@ pub use open::{
 pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
-pub use store::{Item, LocalFs, Stat, Store};
-pub(crate) use blob::SharedReader;
+pub(crate) use staged::write_whole;
 pub(crate) use store::open_blob;
+pub use store::{Item, LocalFs, Stat, Store};

@@ -139,14 +139,19 @@ impl StagedFile {
     /// else in the system's temporary folder, to be uploaded on commit.
     #[allow(dead_code, reason = "used by the sinks as they move to stores")]
     pub(crate) fn at(located: &Located) -> Result<StagedFile> {
-        if let Some(path) = located.local_path() {
+        StagedFile::in_store(&located.store, &located.key)
+    }
+
+    /// [`at`](Self::at) for `key` of `store`.
+    pub(crate) fn in_store(store: &Arc<dyn Store>, key: &str) -> Result<StagedFile> {
+        if let Some(path) = store.local_path(key) {
             return StagedFile::new(&path);
         }
-        let dest = located.path();
-        if located.store.stat(&located.key)? == Stat::Dir {
+        let dest = PathBuf::from(store.id(key));
+        if store.stat(key)? == Stat::Dir {
             return Err(at(&dest, other("is a folder (a prefix of objects)".into())));
         }
-        let name = located.store.split(&located.key).1;
+        let name = store.split(key).1;
         let prefix = format!(".{name}.");
         let tmp = builder(&prefix, false)
             .tempfile()
@@ -160,8 +165,8 @@ impl StagedFile {
             tmp,
             dest,
             to: Dest::Store {
-                store: Arc::clone(&located.store),
-                key: located.key.clone(),
+                store: Arc::clone(store),
+                key: key.to_owned(),
             },
             mode,
         })
@@ -285,4 +290,25 @@ impl StagedDir {
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` to the file or object at `path` as a whole: it appears
+/// only once complete (a rename, or an upload).
+///
+/// # Errors
+/// As [`StagedFile::at`] and its commit.
+#[allow(dead_code, reason = "used by the TFRecord index (feature tfrecord)")]
+pub(crate) fn write_whole(
+    path: &Path,
+    bytes: &[u8],
+    remote: &super::options::RemoteOptions,
+) -> Result<()> {
+    use std::io::Write;
+    let (store, key) = super::store::store_of(path, remote)?;
+    let mut staged = StagedFile::in_store(&store, &key)?;
+    staged
+        .file()
+        .write_all(bytes)
+        .map_err(|e| at(staged.dest(), e))?;
+    staged.commit()
 }

@@ -219,7 +219,10 @@ impl Store for LocalFs {
 /// # Errors
 /// As [`store_of`] and [`Store::open`].
 #[allow(dead_code, reason = "used by the record streams (feature tfrecord)")]
-pub(crate) fn open_blob(path: &Path, remote: &super::options::RemoteOptions) -> Result<Arc<dyn Blob>> {
+pub(crate) fn open_blob(
+    path: &Path,
+    remote: &super::options::RemoteOptions,
+) -> Result<Arc<dyn Blob>> {
     let (store, key) = store_of(path, remote)?;
     store.open(&key)
 }

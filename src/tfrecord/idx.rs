@@ -82,7 +82,9 @@ pub fn index_blob(blob: &dyn Blob) -> Result<Vec<(u64, u64)>> {
     // `pos..pos + n` as a slice of the window, reading on as needed.
     let window = |pos: u64, n: u64, buf: &mut Bytes, buf_start: &mut u64| -> Result<Bytes> {
         let end = pos.checked_add(n).filter(|e| *e <= len).ok_or_else(|| {
-            Error::data_loss("the file ends inside a record").with_path(blob.id()).with_offset(pos)
+            Error::data_loss("the file ends inside a record")
+                .with_path(blob.id())
+                .with_offset(pos)
         })?;
         if pos < *buf_start || end > *buf_start + buf.len() as u64 {
             let stop = end.max(pos.saturating_add(CHUNK)).min(len);
@@ -95,20 +97,28 @@ pub fn index_blob(blob: &dyn Blob) -> Result<Vec<(u64, u64)>> {
     while pos < len {
         let head = window(pos, 12, &mut buf, &mut buf_start)?;
         let (Some(l), Some(c)) = (head.get(..8), head.get(8..12)) else {
-            return Err(Error::data_loss("short record header").with_path(blob.id()).with_offset(pos));
+            return Err(Error::data_loss("short record header")
+                .with_path(blob.id())
+                .with_offset(pos));
         };
-        let data_len = u64::from_le_bytes(l.try_into().map_err(|_| Error::data_loss("short length"))?);
+        let data_len =
+            u64::from_le_bytes(l.try_into().map_err(|_| Error::data_loss("short length"))?);
         let want = u32::from_le_bytes(c.try_into().map_err(|_| Error::data_loss("short crc"))?);
         if crc32c::masked(l) != want {
             return Err(Error::data_loss("corrupted record length (CRC mismatch)")
                 .with_path(blob.id())
                 .with_offset(pos));
         }
-        let framed = data_len.checked_add(FRAMING).filter(|f| pos + f <= len).ok_or_else(|| {
-            Error::data_loss(format!("a record of {data_len} bytes runs past the end of the file"))
+        let framed = data_len
+            .checked_add(FRAMING)
+            .filter(|f| pos + f <= len)
+            .ok_or_else(|| {
+                Error::data_loss(format!(
+                    "a record of {data_len} bytes runs past the end of the file"
+                ))
                 .with_path(blob.id())
                 .with_offset(pos)
-        })?;
+            })?;
         let body = window(pos + 12, data_len + 4, &mut buf, &mut buf_start)?;
         let (data, sum) = body.split_at(data_len as usize);
         let want = u32::from_le_bytes(sum.try_into().map_err(|_| Error::data_loss("short crc"))?);
@@ -145,6 +155,27 @@ pub fn format_index(index: &[(u64, u64)]) -> String {
     s
 }
 
+/// Writes `index` as a DALI `.idx` file at `path` (a local path or a
+/// URL), appearing only once complete.
+///
+/// # Errors
+/// [`Error::Io`] when it cannot be written.
+///
+/// ```
+/// let tmp = tempfile::tempdir().unwrap();
+/// let p = tmp.path().join("a.idx");
+/// tftensor::tfrecord::write_index(&p, &[(0, 16)], &Default::default())?;
+/// assert_eq!(std::fs::read_to_string(&p)?, "0 16\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_index(
+    path: impl AsRef<Path>,
+    index: &[(u64, u64)],
+    remote: &RemoteOptions,
+) -> Result<()> {
+    crate::io::write_whole(path.as_ref(), format_index(index).as_bytes(), remote)
+}
+
 /// Parses a DALI `.idx` text (named `id` in errors): one `offset length`
 /// line per record (blank lines skipped). Each record must lie within
 /// `file_len` bytes and hold its 16 framing bytes.
@@ -166,7 +197,8 @@ pub fn parse_index(text: &str, id: &str, file_len: u64) -> Result<Vec<(u64, u64)
             continue;
         }
         let bad = |why: &str| {
-            Error::invalid_format("tfrecord index", format!("line {}: {why}: {line:?}", n + 1)).with_path(id)
+            Error::invalid_format("tfrecord index", format!("line {}: {why}: {line:?}", n + 1))
+                .with_path(id)
         };
         let mut parts = line.split_whitespace();
         let (Some(o), Some(l), None) = (parts.next(), parts.next(), parts.next()) else {
@@ -176,7 +208,9 @@ pub fn parse_index(text: &str, id: &str, file_len: u64) -> Result<Vec<(u64, u64)
             return Err(bad("not two numbers"));
         };
         if l < FRAMING || o.checked_add(l).is_none_or(|e| e > file_len) {
-            return Err(bad(&format!("not a record within the file's {file_len} bytes")));
+            return Err(bad(&format!(
+                "not a record within the file's {file_len} bytes"
+            )));
         }
         out.push((o, l));
     }
@@ -206,7 +240,11 @@ impl RecordFile {
     ///
     /// # Errors
     /// As [`index_blob`] and [`parse_index`].
-    pub fn open_with(path: impl AsRef<Path>, index: Option<&Path>, remote: &RemoteOptions) -> Result<RecordFile> {
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        index: Option<&Path>,
+        remote: &RemoteOptions,
+    ) -> Result<RecordFile> {
         let blob = crate::io::open_blob(path.as_ref(), remote)?;
         let index = match index {
             None => index_blob(&*blob)?,
@@ -220,7 +258,10 @@ impl RecordFile {
                 parse_index(text, idx.id(), blob.len())?
             }
         };
-        Ok(RecordFile { blob, index: index.into() })
+        Ok(RecordFile {
+            blob,
+            index: index.into(),
+        })
     }
 
     /// How many records there are.
@@ -262,9 +303,11 @@ impl RecordFile {
         let mut places = Vec::with_capacity(ids.len());
         for &i in ids {
             let &(offset, len) = self.index.get(i).ok_or_else(|| {
-                Error::InvalidArgument(format!("record {i} of {}", self.index.len())).with_path(self.blob.id())
+                Error::InvalidArgument(format!("record {i} of {}", self.index.len()))
+                    .with_path(self.blob.id())
             })?;
-            let n = usize::try_from(len).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
+            let n =
+                usize::try_from(len).map_err(|_| Error::AllocationFailed { bytes: usize::MAX })?;
             places.push((offset, n));
         }
         let mut bufs: Vec<Vec<u8>> = Vec::with_capacity(places.len());
@@ -276,7 +319,11 @@ impl RecordFile {
         let reads = places
             .iter()
             .zip(bufs.iter_mut())
-            .map(|(&(offset, _), dst)| RangeRead { offset, dst, sum: None })
+            .map(|(&(offset, _), dst)| RangeRead {
+                offset,
+                dst,
+                sum: None,
+            })
             .collect();
         self.blob.read_ranges(reads)?;
         places
@@ -289,9 +336,16 @@ impl RecordFile {
 
 /// A framed record's data, both CRCs and the length checked.
 fn unframe(id: &str, offset: u64, framed: Vec<u8>) -> Result<Bytes> {
-    let loss = |why: &str, at: u64| Error::data_loss(why.to_owned()).with_path(id).with_offset(at);
+    let loss = |why: &str, at: u64| {
+        Error::data_loss(why.to_owned())
+            .with_path(id)
+            .with_offset(at)
+    };
     let (Some(l), Some(c)) = (framed.get(..8), framed.get(8..12)) else {
-        return Err(loss("the index names a range too short for a record", offset));
+        return Err(loss(
+            "the index names a range too short for a record",
+            offset,
+        ));
     };
     let data_len = u64::from_le_bytes(l.try_into().map_err(|_| loss("short length", offset))?);
     let want = u32::from_le_bytes(c.try_into().map_err(|_| loss("short crc", offset))?);

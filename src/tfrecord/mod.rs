@@ -36,7 +36,7 @@ mod tensors;
 pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
-pub use idx::{RecordFile, format_index, index_blob, index_records, parse_index};
+pub use idx::{RecordFile, format_index, index_blob, index_records, parse_index, write_index};
 pub(crate) use indexed::TensorRecords;
 pub use record::{MAX_PREALLOCATION, RecordReader, RecordWriter};
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};

@@ -481,7 +481,8 @@ impl RecordReader<crate::io::SharedReader> {
     pub(crate) fn open_any(path: &Path, compression: Compression) -> Result<Self> {
         let blob = crate::io::open_blob(path, &crate::io::RemoteOptions::default())?;
         let (name, len) = (blob.id().to_owned(), blob.len());
-        let mut reader = RecordReader::new(crate::io::SharedReader::new(blob), compression).with_name(name);
+        let mut reader =
+            RecordReader::new(crate::io::SharedReader::new(blob), compression).with_name(name);
         if compression == Compression::None {
             reader.remaining = Some(len);
         }
