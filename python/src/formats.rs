@@ -51,7 +51,7 @@ pub(crate) fn load_checkpoint<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::io::load(py, path, Some("checkpoint"), None, false)
+    crate::io::load(py, path, Some("checkpoint"), None, false, false)
 }
 
 /// `[(name, dtype, shape), ...]` of a checkpoint, like
@@ -151,7 +151,7 @@ pub(crate) fn load_safetensors<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
 ) -> PyResult<Bound<'py, PyDict>> {
-    crate::io::load(py, path, Some("safetensors"), None, false)
+    crate::io::load(py, path, Some("safetensors"), None, false, false)
 }
 
 /// Writes a `.safetensors` file from a dict name -> tensor or array:

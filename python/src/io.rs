@@ -32,8 +32,12 @@ fn open_source(
     format: Option<&str>,
     npy_dtype: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<Box<dyn TensorSource>> {
     let mut opts = OpenOptions::default();
+    if anonymous {
+        opts = opts.with_remote(io::RemoteOptions::default().with_anonymous());
+    }
     if let Some(format) = format {
         opts = opts.with_format(parse_format(format)?);
     }
@@ -165,21 +169,25 @@ impl PySource {
     }
 }
 
-/// Opens a tensor file, directory or checkpoint: the format is detected
-/// unless `format` names it. `npy_dtype` says what NumPy's opaque `V`
-/// arrays hold (ml_dtypes' bfloat16, float8, int4); `mmap=True` maps
-/// checkpoints and safetensors files, which must then not change.
+/// Opens a tensor file, directory or checkpoint, or a URL (`s3://`,
+/// `gs://`, `az://`, `https://`; configured by the environment, as
+/// `AWS_ENDPOINT_URL`): the format is detected unless `format` names it.
+/// `npy_dtype` says what NumPy's opaque `V` arrays hold (ml_dtypes'
+/// bfloat16, float8, int4); `mmap=True` maps checkpoints and safetensors
+/// files, which must then not change; `anonymous=True` reads public
+/// buckets without credentials.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false, anonymous = false))]
 pub(crate) fn open(
     py: Python<'_>,
     path: std::path::PathBuf,
     format: Option<&str>,
     npy_dtype: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<PySource> {
     let path = path.to_string_lossy().into_owned();
-    let source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let source = py.detach(|| open_source(&path, format, npy_dtype, mmap, anonymous))?;
     let names = source.entries().iter().map(|e| e.name.clone()).collect();
     Ok(PySource {
         inner: std::sync::Mutex::new(source),
@@ -190,16 +198,17 @@ pub(crate) fn open(
 /// Reads every tensor of a file into a dict name -> Tensor (in the file's
 /// order); arguments as `open`.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, mmap = false, anonymous = false))]
 pub(crate) fn load<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
     format: Option<&str>,
     npy_dtype: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let path = path.to_string_lossy().into_owned();
-    let mut source = py.detach(|| open_source(&path, format, npy_dtype, mmap))?;
+    let mut source = py.detach(|| open_source(&path, format, npy_dtype, mmap, anonymous))?;
     let dict = PyDict::new(py);
     for i in 0..source.entries().len() {
         let name = source.entries().get(i).map(|e| e.name.clone());

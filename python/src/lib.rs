@@ -15,6 +15,7 @@ mod device;
 mod errors;
 mod formats;
 mod io;
+mod records;
 mod tf_files;
 
 use pyo3::exceptions::{PyBufferError, PyValueError};
@@ -298,6 +299,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     formats::register(m)?;
     arrow::register(m)?;
     io::register(m)?;
+    records::register(m)?;
     tf_files::register(m)?;
     device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -264,6 +264,28 @@ impl RecordFile {
         })
     }
 
+    /// The TFRecord at `path` with a known index (each record's offset
+    /// and framed length, as [`index`](Self::index) gives), checked
+    /// against the file's length.
+    ///
+    /// # Errors
+    /// As [`parse_index`], for an entry outside the file.
+    pub fn with_index(path: impl AsRef<Path>, index: Vec<(u64, u64)>, remote: &RemoteOptions) -> Result<RecordFile> {
+        let blob = crate::io::open_blob(path.as_ref(), remote)?;
+        check_uncompressed(&*blob)?;
+        if let Some((o, l)) = index
+            .iter()
+            .find(|(o, l)| *l < FRAMING || o.checked_add(*l).is_none_or(|e| e > blob.len()))
+        {
+            return Err(Error::invalid_format(
+                "tfrecord index",
+                format!("{o} {l} is not a record within the file's {} bytes", blob.len()),
+            )
+            .with_path(blob.id()));
+        }
+        Ok(RecordFile { blob, index: index.into() })
+    }
+
     /// How many records there are.
     pub fn len(&self) -> usize {
         self.index.len()
