@@ -125,7 +125,9 @@ fn objects_are_read_by_range_listed_and_globbed() {
     // The look (64 KiB, which also serves the two ranges near the start),
     // a block at 9 MiB, three parts of the whole, and the range at the end.
     assert_eq!(big_gets.len(), 1 + 1 + 3 + 1, "{big_gets:#?}");
-    assert!(seen.iter().all(|r| r.status < 300), "{seen:#?}");
+    // Missing keys are 404s (a look, then one listing), the empty object
+    // a 416 (then a HEAD); nothing failed.
+    assert!(seen.iter().all(|r| r.status < 500), "{seen:#?}");
 }
 
 #[test]
