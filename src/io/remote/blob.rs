@@ -100,6 +100,9 @@ impl Cache {
     }
 }
 
+/// A range being fetched in the background.
+type Fetching = JoinHandle<std::result::Result<Bytes, Fault>>;
+
 /// The read-ahead of a stream of small reads.
 #[derive(Default)]
 struct Ahead {
@@ -114,7 +117,7 @@ struct Ahead {
     /// The range being served.
     current: Option<(u64, Bytes)>,
     /// Ranges requested, in order.
-    pending: VecDeque<(Range<u64>, JoinHandle<std::result::Result<Bytes, Fault>>)>,
+    pending: VecDeque<(Range<u64>, Fetching)>,
     /// Where the next range to request starts, and its length.
     next: u64,
     size: u64,
@@ -182,7 +185,7 @@ impl RemoteBlob {
             0
         };
         let active = ahead.current.is_some() || !ahead.pending.is_empty();
-        if (active || ahead.streak >= STREAK) && self.from_ahead(&mut ahead, offset, dst)? {
+        if (active || ahead.streak >= STREAK) && self.serve_stream(&mut ahead, offset, dst)? {
             return Ok(());
         }
         drop(ahead);
@@ -215,7 +218,7 @@ impl RemoteBlob {
     /// Serves a read of a stream from the read-ahead, starting it where
     /// needed; `false` when the read is not where the stream is (the
     /// stream is then dropped).
-    fn from_ahead(&self, ahead: &mut Ahead, offset: u64, dst: &mut [u8]) -> Result<bool> {
+    fn serve_stream(&self, ahead: &mut Ahead, offset: u64, dst: &mut [u8]) -> Result<bool> {
         let start = match (&ahead.current, ahead.pending.front()) {
             (Some((s, _)), _) => Some(*s),
             (None, Some((r, _))) => Some(r.start),
