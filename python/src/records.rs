@@ -33,7 +33,12 @@ fn remote(anonymous: bool) -> RemoteOptions {
 impl PyRecordFile {
     #[new]
     #[pyo3(signature = (path, index = None, anonymous = false))]
-    fn new(py: Python<'_>, path: std::path::PathBuf, index: Option<Bound<'_, PyAny>>, anonymous: bool) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        index: Option<Bound<'_, PyAny>>,
+        anonymous: bool,
+    ) -> PyResult<Self> {
         let path = path.to_string_lossy().into_owned();
         let opts = remote(anonymous);
         let inner = match index {
@@ -47,7 +52,11 @@ impl PyRecordFile {
             },
         }
         .map_err(to_py)?;
-        Ok(PyRecordFile { inner, path, anonymous })
+        Ok(PyRecordFile {
+            inner,
+            path,
+            anonymous,
+        })
     }
 
     fn __len__(&self) -> usize {
@@ -79,14 +88,17 @@ impl PyRecordFile {
     /// Writes the index as a DALI `.idx` file (a path or URL).
     fn save_index(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let opts = remote(self.anonymous);
-        py.detach(|| write_index(&path, self.inner.index(), &opts)).map_err(to_py)
+        py.detach(|| write_index(&path, self.inner.index(), &opts))
+            .map_err(to_py)
     }
 
     fn __repr__(&self) -> String {
         format!("RecordFile({:?}, {} records)", self.path, self.inner.len())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let me = slf.get();
         let args = (me.path.clone(), me.inner.index().to_vec(), me.anonymous).into_pyobject(py)?;

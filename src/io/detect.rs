@@ -12,7 +12,8 @@ use super::located::Located;
 use super::options::{CreateOptions, OpenOptions};
 use super::probe::Probe;
 use super::row::Certainty;
-use super::store::{Stat, Store, store_of};
+use super::store::{Stat, Store};
+use super::url::store_of;
 use crate::error::{Error, Result};
 
 /// Detects the format of the input at `path` (a local path or a URL).

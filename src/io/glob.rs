@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::store::Stat;
-use super::store::store_of;
+use super::url::store_of;
 use crate::error::{Error, Result};
 
 /// The files `path` names: itself, or, when its file name has `*` (any

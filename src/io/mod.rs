@@ -40,7 +40,9 @@ mod slice;
 mod source;
 mod staged;
 mod store;
+mod url;
 
+#[cfg_attr(not(feature = "tfrecord"), allow(unused_imports))]
 pub(crate) use blob::SharedReader;
 pub use blob::{Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, Window};
 pub use compression::Compression;
@@ -57,6 +59,8 @@ pub use open::{
 pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
+#[cfg_attr(not(feature = "tfrecord"), allow(unused_imports))]
 pub(crate) use staged::write_whole;
-pub(crate) use store::open_blob;
 pub use store::{Item, LocalFs, Stat, Store};
+#[cfg_attr(not(feature = "tfrecord"), allow(unused_imports))]
+pub(crate) use url::open_blob;

@@ -304,7 +304,7 @@ pub(crate) fn write_whole(
     remote: &super::options::RemoteOptions,
 ) -> Result<()> {
     use std::io::Write;
-    let (store, key) = super::store::store_of(path, remote)?;
+    let (store, key) = super::url::store_of(path, remote)?;
     let mut staged = StagedFile::in_store(&store, &key)?;
     staged
         .file()

@@ -270,7 +270,11 @@ impl RecordFile {
     ///
     /// # Errors
     /// As [`parse_index`], for an entry outside the file.
-    pub fn with_index(path: impl AsRef<Path>, index: Vec<(u64, u64)>, remote: &RemoteOptions) -> Result<RecordFile> {
+    pub fn with_index(
+        path: impl AsRef<Path>,
+        index: Vec<(u64, u64)>,
+        remote: &RemoteOptions,
+    ) -> Result<RecordFile> {
         let blob = crate::io::open_blob(path.as_ref(), remote)?;
         check_uncompressed(&*blob)?;
         if let Some((o, l)) = index
@@ -279,11 +283,17 @@ impl RecordFile {
         {
             return Err(Error::invalid_format(
                 "tfrecord index",
-                format!("{o} {l} is not a record within the file's {} bytes", blob.len()),
+                format!(
+                    "{o} {l} is not a record within the file's {} bytes",
+                    blob.len()
+                ),
             )
             .with_path(blob.id()));
         }
-        Ok(RecordFile { blob, index: index.into() })
+        Ok(RecordFile {
+            blob,
+            index: index.into(),
+        })
     }
 
     /// How many records there are.
