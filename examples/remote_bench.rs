@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use tftensor::io::{self, CreateOptions, Format, TensorSource};
+use tftensor::io::{self, CreateOptions, Format};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut src = io::open(url)?;
             let mut n = 0u64;
             for i in 0..src.entries().len() {
-                n += src.read(i)?.tensor_data().len() as u64;
+                n += src.read(i)?.tensor_data()?.len() as u64;
             }
             n
         }

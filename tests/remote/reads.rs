@@ -285,3 +285,58 @@ fn gcs_urls_read_through_the_xml_api() {
 
 #[allow(dead_code)]
 fn unused(_: Error) {}
+
+#[test]
+fn tfrecords_by_number_take_one_request_each_and_streams_read_ahead() {
+    let fixture = data("tfrecord/idx/records.tfrecord");
+    if child() {
+        use tftensor::tfrecord::{RecordFile, index_records};
+        let url = "s3://records/r.tfrecord";
+        let local = RecordFile::open(&fixture).unwrap();
+        // The index pass over the object equals the local one.
+        assert_eq!(index_records(url).unwrap(), local.index());
+        let remote =
+            RecordFile::with_index(url, local.index().to_vec(), &Default::default()).unwrap();
+        for i in [4, 0, 7, 4] {
+            assert_eq!(remote.get(i).unwrap(), local.get(i).unwrap());
+        }
+        // A stream of small reads: the read-ahead serves most of them.
+        let blob = store("s3://records").open("big.bin").unwrap();
+        let big = pattern(3 << 20, 3);
+        let mut got = vec![0u8; big.len()];
+        for (i, piece) in got.chunks_mut(4096).enumerate() {
+            blob.read_at((i * 4096) as u64, piece).unwrap();
+        }
+        assert!(got == big, "the stream's bytes equal the object's");
+        return;
+    }
+    let Some(m) = moto() else { return };
+    make_bucket(m, "records", false);
+    put_object(
+        m,
+        "records",
+        "r.tfrecord",
+        &std::fs::read(&fixture).unwrap(),
+        false,
+    );
+    put_object(m, "records", "big.bin", &pattern(3 << 20, 3), false);
+    let proxy = Proxy::start(m.port);
+    run_child(
+        "reads::tfrecords_by_number_take_one_request_each_and_streams_read_ahead",
+        &s3_env(&proxy.url(), &[]),
+    );
+    let seen = proxy.take();
+    let records: Vec<_> = seen
+        .iter()
+        .filter(|r| r.target == "/records/r.tfrecord")
+        .collect();
+    // The index pass: the look (the whole 70 KB file is past 64 KiB: one
+    // more range); then one request per record read.
+    assert!(records.len() <= 3 + 4, "{records:#?}");
+    let big: Vec<_> = seen
+        .iter()
+        .filter(|r| r.target == "/records/big.bin")
+        .collect();
+    // 768 reads of 4 KiB: the look, three blocks, then growing ranges.
+    assert!(big.len() <= 12, "{} requests: {big:#?}", big.len());
+}
