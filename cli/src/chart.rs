@@ -158,6 +158,18 @@ fn step_label(x: f64) -> String {
     }
 }
 
+/// A value on an axis spanning `span`: as many decimals as the span
+/// needs, and no negative zero.
+fn value_label(x: f64, span: f64) -> String {
+    let decimals =
+        (2.0 - span.abs().max(f64::MIN_POSITIVE).log10().floor()).clamp(0.0, 6.0) as usize;
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_owned(),
+        _ => text,
+    }
+}
+
 /// The range of `values`, widened when empty or flat so the axis shows
 /// something.
 fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -218,6 +230,7 @@ impl Draw for SeriesChart<'_> {
             .configure_mesh()
             .x_desc("step")
             .x_label_formatter(&|x| step_label(*x))
+            .y_label_formatter(&|y| value_label(*y, y1 - y0))
             .light_line_style(RGBColor(0xf4, 0xf4, 0xf4))
             .draw()
             .map_err(drawing)?;
@@ -329,6 +342,8 @@ impl Draw for ValueHistogram<'_> {
             .configure_mesh()
             .x_desc("value")
             .y_desc("count")
+            .x_label_formatter(&|x| value_label(*x, hi - lo))
+            .y_label_formatter(&|y| step_label(y.round()))
             .light_line_style(RGBColor(0xf4, 0xf4, 0xf4))
             .draw()
             .map_err(drawing)?;
@@ -387,9 +402,23 @@ mod tests {
         assert_eq!(c[8], 10.0);
         // Empty: zeros, as TensorBoard.
         assert_eq!(compress_histogram(&[]), [0.0; 9]);
-        // Two buckets, all weight in the second: the first is skipped.
+        // TensorBoard 2.21's own answers (compressor.compress_histogram):
+        // an empty first bucket leaves the lower edge at the minimum.
+        let close = |a: [f64; 9], b: [f64; 9]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
         let c = compress_histogram(&[[0.0, 1.0, 0.0], [1.0, 3.0, 4.0]]);
-        assert!((c[4] - 2.0).abs() < 1e-12, "{c:?}");
+        let tb = [0.0, 0.2004, 0.4761, 0.9255, 1.5, 2.0745, 2.5239, 2.7996, 3.0];
+        assert!(close(c, tb), "{c:?}");
+        let c = compress_histogram(&[[-1.0, 0.0, 2.0], [0.0, 0.5, 5.0], [0.5, 2.0, 1.0]]);
+        let tb = [-1.0, -0.7328, -0.3652, 0.0468, 0.2, 0.3532, 0.47304, 1.1984, 2.0];
+        assert!(close(c, tb), "{c:?}");
+    }
+
+    #[test]
+    fn axis_labels() {
+        assert_eq!(value_label(-0.0001, 1.2), "0.00");
+        assert_eq!(value_label(0.25, 1.2), "0.25");
+        assert_eq!(value_label(1500.0, 2000.0), "1500");
+        assert_eq!(step_label(3.0), "3");
     }
 
     #[test]
