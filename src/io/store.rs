@@ -104,6 +104,12 @@ pub trait Store: Send + Sync + fmt::Debug {
     /// # Errors
     /// [`Error::InvalidArgument`] for a store that cannot write;
     /// [`Error::Io`] when the upload fails (it is then aborted).
+    ///
+    /// ```
+    /// use tftensor::io::{LocalFs, Store};
+    /// // Local outputs are renamed into place instead.
+    /// assert!(LocalFs::new().upload("out.npy", "staged.npy".as_ref()).is_err());
+    /// ```
     fn upload(&self, key: &str, from: &Path) -> Result<()> {
         let _ = from;
         Err(Error::InvalidArgument(format!(

@@ -72,6 +72,17 @@ fn check_uncompressed(blob: &dyn Blob) -> Result<()> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a GZIP or ZLIB file; [`Error::DataLoss`]
 /// with the offset for a CRC mismatch or a record cut short.
+///
+/// ```
+/// use tftensor::io::{Blob, BytesBlob};
+/// // One empty record: its 8-byte length, the length's CRC, the data's CRC.
+/// let mut rec = 0u64.to_le_bytes().to_vec();
+/// rec.extend(tftensor::crc32c::masked(&rec).to_le_bytes());
+/// rec.extend(tftensor::crc32c::masked(b"").to_le_bytes());
+/// let blob = BytesBlob::new("mem.tfrecord", rec);
+/// assert_eq!(tftensor::tfrecord::index_blob(&blob)?, [(0, 16)]);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
 pub fn index_blob(blob: &dyn Blob) -> Result<Vec<(u64, u64)>> {
     check_uncompressed(blob)?;
     let len = blob.len();
@@ -137,6 +148,12 @@ pub fn index_blob(blob: &dyn Blob) -> Result<Vec<(u64, u64)>> {
 ///
 /// # Errors
 /// As [`index_blob`]; the store's errors opening `path`.
+///
+/// ```
+/// let idx = tftensor::tfrecord::index_records("tests/data/tfrecord/idx/records.tfrecord")?;
+/// assert_eq!(idx[..2], [(0, 16), (16, 17)]);
+/// # Ok::<(), tftensor::Error>(())
+/// ```
 pub fn index_records(path: impl AsRef<Path>) -> Result<Vec<(u64, u64)>> {
     let blob = crate::io::open_blob(path.as_ref(), &RemoteOptions::default())?;
     index_blob(&*blob)
@@ -231,6 +248,12 @@ impl RecordFile {
     ///
     /// # Errors
     /// As [`index_blob`].
+    ///
+    /// ```
+    /// let f = tftensor::tfrecord::RecordFile::open("tests/data/tfrecord/idx/records.tfrecord")?;
+    /// assert_eq!((f.len(), f.is_empty(), f.get(1)?.len()), (8, false, 1));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<RecordFile> {
         RecordFile::open_with(path, None, &RemoteOptions::default())
     }
@@ -240,6 +263,16 @@ impl RecordFile {
     ///
     /// # Errors
     /// As [`index_blob`] and [`parse_index`].
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use tftensor::tfrecord::RecordFile;
+    /// let idx = Path::new("tests/data/tfrecord/idx/records.idx");
+    /// let f = RecordFile::open_with("tests/data/tfrecord/idx/records.tfrecord", Some(idx), &Default::default())?;
+    /// assert_eq!(f.index()[1], (16, 17));
+    /// assert!(f.id().ends_with("records.tfrecord"));
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
     pub fn open_with(
         path: impl AsRef<Path>,
         index: Option<&Path>,
@@ -270,6 +303,15 @@ impl RecordFile {
     ///
     /// # Errors
     /// As [`parse_index`], for an entry outside the file.
+    ///
+    /// ```
+    /// use tftensor::tfrecord::RecordFile;
+    /// let path = "tests/data/tfrecord/idx/records.tfrecord";
+    /// let f = RecordFile::with_index(path, vec![(16, 17)], &Default::default())?;
+    /// assert_eq!(f.get_many(&[0, 0])?, [&b"x"[..], &b"x"[..]]);
+    /// assert!(RecordFile::with_index(path, vec![(16, 1 << 40)], &Default::default()).is_err());
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
     pub fn with_index(
         path: impl AsRef<Path>,
         index: Vec<(u64, u64)>,
