@@ -117,13 +117,7 @@ impl Fb {
 /// `path`: inline, or in offset mode. With `fill`, tensor k's bytes are
 /// `fill(k, bytes)`; without, offset-mode payloads are holes (a sparse
 /// file: listing must not read them).
-pub fn write(
-    path: &Path,
-    tensors: usize,
-    elems: usize,
-    offset_mode: bool,
-    fill: Option<Fill<'_>>,
-) {
+pub fn write(path: &Path, tensors: usize, elems: usize, offset_mode: bool, fill: Option<Fill<'_>>) {
     let bytes = elems * 4;
     let mut fb = Fb {
         buf: vec![0, 0, 0, 0, b'T', b'F', b'L', b'3'],

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::commands::{convert, diff, inspect, plot, show};
+use crate::commands::{convert, diff, index, inspect, plot, show};
 
 /// Inspect, show, convert and diff TensorFlow's tensor files.
 ///
@@ -36,6 +36,7 @@ enum Command {
     Convert(convert::ConvertArgs),
     Diff(diff::DiffArgs),
     Plot(plot::PlotArgs),
+    Index(index::IndexArgs),
     /// Print a shell completion script: `tftensor completions bash >
     /// /etc/bash_completion.d/tftensor` (or zsh, fish, elvish, powershell).
     Completions {
@@ -55,6 +56,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args)?,
         Command::Convert(args) => convert::run(args)?,
         Command::Plot(args) => plot::run(args)?,
+        Command::Index(args) => index::run(args)?,
         Command::Completions { shell } => {
             // Generated into memory first: a closed stdout is then an
             // error here, not a panic inside the generator.

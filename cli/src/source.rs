@@ -64,6 +64,24 @@ pub struct ReadOptions {
     /// files must not be changed by anything while tftensor runs.
     #[arg(long)]
     pub mmap: bool,
+    /// Read s3://, gs:// and az:// URLs without credentials (public
+    /// buckets), as the AWS CLI's option. Endpoints, credentials and
+    /// timeouts otherwise come from the environment (AWS_*, GOOGLE_*,
+    /// AZURE_*).
+    #[arg(long)]
+    pub no_sign_request: bool,
+}
+
+impl ReadOptions {
+    /// How URLs are reached.
+    pub fn remote(&self) -> io::RemoteOptions {
+        let remote = io::RemoteOptions::default();
+        if self.no_sign_request {
+            remote.with_anonymous()
+        } else {
+            remote
+        }
+    }
 }
 
 /// Opens `path` as `format`, or as the format detected from it; a note on
@@ -76,6 +94,7 @@ pub fn open(
     let mut opts = OpenOptions::default();
     opts.format = format;
     opts.npy_dtype = options.npy_dtype;
+    opts.remote = options.remote();
     if options.mmap {
         // SAFETY: `--mmap` is the user's promise that the files are not
         // modified or truncated while this process runs.

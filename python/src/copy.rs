@@ -96,7 +96,7 @@ pub(crate) fn copy<'py>(
     npy_dtype: Option<&str>,
     compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let open = open_options(format, npy_dtype, None, false)?;
+    let open = open_options(format, npy_dtype, None, false, false)?;
     let create = create_options(to, compression, None)?;
     let mut report = match progress {
         Some(p) if p.is_callable() => Report::Call(p.unbind()),

@@ -34,8 +34,12 @@ pub(crate) fn open_options(
     npy_dtype: Option<&str>,
     compression: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<OpenOptions> {
     let mut opts = OpenOptions::default();
+    if anonymous {
+        opts = opts.with_remote(io::RemoteOptions::default().with_anonymous());
+    }
     if let Some(format) = format {
         opts = opts.with_format(parse_format(format)?);
     }
@@ -236,14 +240,16 @@ impl PySource {
     }
 }
 
-/// Opens a tensor file, directory or checkpoint: the format is detected
-/// unless `format` names it. `npy_dtype` says what NumPy's opaque `V`
-/// arrays hold (ml_dtypes' bfloat16, float8, int4); `compression` a
-/// TFRecord's (`"GZIP"`, `"ZLIB"`, `""`) instead of what its bytes say;
-/// `mmap=True` maps checkpoints and safetensors files, which must then not
-/// change.
+/// Opens a tensor file, directory or checkpoint, or a URL (`s3://`,
+/// `gs://`, `az://`, `https://`; configured by the environment, as
+/// `AWS_ENDPOINT_URL`): the format is detected unless `format` names it.
+/// `npy_dtype` says what NumPy's opaque `V` arrays hold (ml_dtypes'
+/// bfloat16, float8, int4); `mmap=True` maps checkpoints and safetensors
+/// files, which must then not change; `compression` a TFRecord's
+/// (`"GZIP"`, `"ZLIB"`, `""`) instead of what its bytes say;
+/// `anonymous=True` reads public buckets without credentials.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false, anonymous = false))]
 pub(crate) fn open(
     py: Python<'_>,
     path: std::path::PathBuf,
@@ -251,8 +257,9 @@ pub(crate) fn open(
     npy_dtype: Option<&str>,
     compression: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<PySource> {
-    let opts = open_options(format, npy_dtype, compression, mmap)?;
+    let opts = open_options(format, npy_dtype, compression, mmap, anonymous)?;
     let source = py.detach(|| io::open_with(&path, &opts)).map_err(to_py)?;
     let names = source.entries().iter().map(|e| e.name.clone()).collect();
     Ok(PySource {
@@ -264,7 +271,7 @@ pub(crate) fn open(
 /// Reads every tensor of a file into a dict name -> Tensor (in the file's
 /// order); arguments as `open`.
 #[pyfunction]
-#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false))]
+#[pyo3(signature = (path, format = None, *, npy_dtype = None, compression = None, mmap = false, anonymous = false))]
 pub(crate) fn load<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
@@ -272,8 +279,9 @@ pub(crate) fn load<'py>(
     npy_dtype: Option<&str>,
     compression: Option<&str>,
     mmap: bool,
+    anonymous: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = open_options(format, npy_dtype, compression, mmap)?;
+    let opts = open_options(format, npy_dtype, compression, mmap, anonymous)?;
     load_with(py, &path, &opts)
 }
 

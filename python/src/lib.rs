@@ -16,6 +16,7 @@ mod device;
 mod errors;
 mod formats;
 mod io;
+mod records;
 mod spec;
 mod tf_files;
 
@@ -310,6 +311,7 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     arrow::register(m)?;
     io::register(m)?;
     m.add_function(wrap_pyfunction!(copy::copy, m)?)?;
+    records::register(m)?;
     tf_files::register(m)?;
     device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -15,8 +15,9 @@ use super::decode::ExamplesDecoder;
 use super::schema::{ExamplesSchema, Merged, SCHEMA_BATCH};
 use super::sequence_spec::{SequenceSpec, apply_sequence_spec};
 use super::spec::{FeatureSpec, apply_spec};
+use crate::io::SharedBlobReader;
 use crate::io::{Format, OpenOptions, expand, locate};
-use crate::tfrecord::{BlobStream, Compression, RecordReader};
+use crate::tfrecord::{Compression, RecordReader};
 use crate::{Error, Result};
 
 /// Options of [`ExampleBatches`].
@@ -119,7 +120,7 @@ pub struct ExampleBatches {
 #[derive(Debug)]
 struct Decoded {
     files: VecDeque<PathBuf>,
-    reader: Option<RecordReader<BlobStream>>,
+    reader: Option<RecordReader<SharedBlobReader>>,
     /// The open file's path and the index of its next record.
     path: String,
     index: u64,

@@ -11,9 +11,10 @@ use super::discover::discover_in;
 use super::fast;
 use super::migrate::{TagInfo, migrate_value};
 use super::{EventValue, Kind, PLUGIN_GRAPHS, RUN_GRAPH_TAG, data_loss, invalid};
+use crate::io::SharedBlobReader;
 use crate::io::{Blob, LocalFs, Store};
 use crate::pb::{self, event::What};
-use crate::tfrecord::{BlobStream, Compression, RecordReader};
+use crate::tfrecord::{Compression, RecordReader};
 use crate::{Result, Tensor};
 
 /// Bytes of a record's header: length and its masked CRC.
@@ -24,7 +25,7 @@ const FOOTER_LEN: u64 = 4;
 /// The file being read.
 struct Current {
     blob: Arc<dyn Blob>,
-    records: RecordReader<BlobStream>,
+    records: RecordReader<SharedBlobReader>,
 }
 
 /// Reads the values of one event file, or of every run of a log directory

@@ -12,7 +12,8 @@ use super::located::Located;
 use super::options::{CreateOptions, OpenOptions};
 use super::probe::Probe;
 use super::row::Certainty;
-use super::store::{Stat, Store, store_of};
+use super::store::{Stat, Store};
+use super::url::store_of;
 use crate::error::{Error, Result};
 
 /// Detects the format of the input at `path` (a local path or a URL).
@@ -38,7 +39,7 @@ use crate::error::{Error, Result};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn detect(path: impl AsRef<Path>) -> Result<Located> {
-    let (store, key) = store_of(path.as_ref())?;
+    let (store, key) = store_of(path.as_ref(), &super::options::RemoteOptions::default())?;
     detect_in(store, key)
 }
 
@@ -112,7 +113,7 @@ fn resolve(at: &mut Located) -> Result<()> {
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn locate(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Located> {
-    let (store, key) = store_of(path.as_ref())?;
+    let (store, key) = store_of(path.as_ref(), &options.remote)?;
     let mut at = match options.format {
         None => detect_in(store, key)?,
         Some(format) => {
@@ -155,7 +156,7 @@ pub fn locate(path: impl AsRef<Path>, options: &OpenOptions) -> Result<Located> 
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn locate_output(path: impl AsRef<Path>, options: &CreateOptions) -> Result<Located> {
-    let (store, key) = store_of(path.as_ref())?;
+    let (store, key) = store_of(path.as_ref(), &options.remote)?;
     let name = store.split(&key).1;
     let format = match options.format {
         Some(f) => f,

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::store::Stat;
-use super::store::store_of;
+use super::url::store_of;
 use crate::error::{Error, Result};
 
 /// The files `path` names: itself, or, when its file name has `*` (any
@@ -24,8 +24,26 @@ use crate::error::{Error, Result};
 /// # Ok::<(), tftensor::Error>(())
 /// ```
 pub fn expand(path: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
+    expand_with(path, &super::options::RemoteOptions::default())
+}
+
+/// [`expand`], reaching URLs as `remote` says (anonymously, ...).
+///
+/// # Errors
+/// As [`expand`].
+///
+/// ```
+/// use tftensor::io::{expand_with, RemoteOptions};
+/// let found = expand_with("tests/data/npy/*.npz", &RemoteOptions::default())?;
+/// assert!(!found.is_empty());
+/// # Ok::<(), tftensor::Error>(())
+/// ```
+pub fn expand_with(
+    path: impl AsRef<Path>,
+    remote: &super::options::RemoteOptions,
+) -> Result<Vec<PathBuf>> {
     let path = path.as_ref();
-    let (store, key) = store_of(path)?;
+    let (store, key) = store_of(path, remote)?;
     let (dir, pattern) = store.split(&key);
     if !pattern.contains(['*', '?']) || store.stat(&key)? != Stat::Missing {
         return Ok(vec![path.to_path_buf()]);

@@ -33,12 +33,15 @@ mod open;
 mod options;
 mod probe;
 mod quantization;
+#[cfg(feature = "remote")]
+mod remote;
 mod row;
 mod sink;
 mod slice;
 mod source;
 mod staged;
 mod store;
+mod url;
 
 pub use blob::{
     Blob, BlobReader, BytesBlob, Checksum, LocalFile, RangeRead, SharedBlobReader, Window,
@@ -49,13 +52,18 @@ pub use detect::{detect, detect_in, locate, locate_output};
 pub use format::Format;
 #[cfg(feature = "events")]
 pub use formats::events::select_series;
-pub use glob::expand;
+pub use glob::{expand, expand_with};
 pub use located::Located;
 pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
 pub use options::{CreateOptions, OpenOptions};
+pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use quantization::{Blockwise, Quantization};
 pub use sink::TensorSink;
 pub use source::{Entry, InMemory, TensorSource};
+#[cfg_attr(not(feature = "tfrecord"), allow(unused_imports))]
+pub(crate) use staged::write_whole;
 pub use store::{Item, LocalFs, Stat, Store};
+#[cfg_attr(not(feature = "tfrecord"), allow(unused_imports))]
+pub(crate) use url::open_blob;

@@ -1,8 +1,126 @@
 //! [`OpenOptions`] and [`CreateOptions`]: what [`open_with`](super::open_with)
 //! and [`create_with`](super::create_with) take beside the path.
 
+use std::time::Duration;
+
 use super::{Compression, Format};
 use crate::dtype::DataType;
+
+/// How URLs (`s3://`, `gs://`, `az://`, `http(s)://`) are reached, with the
+/// `remote` feature; local paths ignore it. Everything else (endpoints,
+/// credentials, regions) comes from the standard environment: `AWS_*`,
+/// `GOOGLE_*`, `AZURE_*`, and `~/.aws/credentials` and `~/.aws/config`
+/// for `AWS_PROFILE`.
+///
+/// Defaults: 16 requests in flight per read, a request timeout from the
+/// store's own variable (`AWS_TIMEOUT`, `GOOGLE_TIMEOUT`, `AZURE_TIMEOUT`)
+/// or 30 s, 3 retries with backoff (100 ms doubling, at most 2 s), and a
+/// budget of tftensor's own: a request with its retries ends in an error
+/// after `(retries + 1) * timeout + 8 s` at most, whatever the server does.
+///
+/// ```
+/// use std::time::Duration;
+/// use tftensor::io::{OpenOptions, RemoteOptions};
+/// let remote = RemoteOptions::default().with_anonymous().with_timeout(Duration::from_secs(5));
+/// let opts = OpenOptions::default().with_remote(remote.clone());
+/// assert!(opts.remote.anonymous);
+/// assert_eq!(remote.budget(), Duration::from_secs(28));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RemoteOptions {
+    /// Send no credentials, for public buckets (the AWS CLI's
+    /// `--no-sign-request`).
+    pub anonymous: bool,
+    /// The most requests in flight for one read (default 16).
+    pub concurrency: Option<usize>,
+    /// One request's time limit, from connecting to its last byte
+    /// (default: the store's `*_TIMEOUT` variable, else 30 s).
+    pub timeout: Option<Duration>,
+    /// How often a failed request (5xx, throttling, a reset or timed-out
+    /// connection, a body cut short) is retried (default 3).
+    pub retries: Option<usize>,
+}
+
+impl RemoteOptions {
+    /// The default request timeout, where neither the options nor the
+    /// store's variable set one.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default number of retries.
+    pub const DEFAULT_RETRIES: usize = 3;
+    /// The default number of requests in flight for one read.
+    pub const DEFAULT_CONCURRENCY: usize = 16;
+    /// The longest wait between two tries.
+    pub const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+    /// Sends no credentials (public buckets).
+    ///
+    /// ```
+    /// assert!(tftensor::io::RemoteOptions::default().with_anonymous().anonymous);
+    /// ```
+    pub fn with_anonymous(mut self) -> RemoteOptions {
+        self.anonymous = true;
+        self
+    }
+
+    /// Keeps at most `n` (at least 1) requests in flight for one read.
+    ///
+    /// ```
+    /// assert_eq!(tftensor::io::RemoteOptions::default().with_concurrency(0).concurrency, Some(1));
+    /// ```
+    pub fn with_concurrency(mut self, n: usize) -> RemoteOptions {
+        self.concurrency = Some(n.max(1));
+        self
+    }
+
+    /// Gives each request `timeout`, from connecting to its last byte.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = tftensor::io::RemoteOptions::default().with_timeout(Duration::from_secs(2));
+    /// assert_eq!(o.timeout, Some(Duration::from_secs(2)));
+    /// ```
+    pub fn with_timeout(mut self, timeout: Duration) -> RemoteOptions {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Retries a failed request `n` times.
+    ///
+    /// ```
+    /// assert_eq!(tftensor::io::RemoteOptions::default().with_retries(0).retries, Some(0));
+    /// ```
+    pub fn with_retries(mut self, n: usize) -> RemoteOptions {
+        self.retries = Some(n);
+        self
+    }
+
+    /// tftensor's retry budget for one request with its retries, given
+    /// the options' timeout (or the default): `(retries + 1) * timeout`
+    /// plus every backoff at its longest, plus 2 s. A request still
+    /// unanswered then ends in a timed-out error.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tftensor::io::RemoteOptions;
+    /// let o = RemoteOptions::default().with_timeout(Duration::from_secs(2));
+    /// assert!(o.budget() <= Duration::from_secs(20));
+    /// ```
+    pub fn budget(&self) -> Duration {
+        self.budget_for(self.timeout.unwrap_or(Self::DEFAULT_TIMEOUT))
+    }
+
+    /// The budget for a request timeout of `timeout`.
+    pub(crate) fn budget_for(&self, timeout: Duration) -> Duration {
+        let retries = self.retries.unwrap_or(Self::DEFAULT_RETRIES);
+        let tries = u32::try_from(retries.saturating_add(1)).unwrap_or(u32::MAX);
+        let backoff = Self::MAX_BACKOFF.saturating_mul(tries.saturating_sub(1));
+        timeout
+            .saturating_mul(tries)
+            .saturating_add(backoff)
+            .saturating_add(Duration::from_secs(2))
+    }
+}
 
 /// How to open an input ([`open_with`](crate::io::open_with)).
 ///
@@ -21,6 +139,8 @@ pub struct OpenOptions {
     pub npy_dtype: Option<DataType>,
     /// A TFRecord's compression, instead of the one its content says.
     pub compression: Option<Compression>,
+    /// How URLs are reached (credentials, timeouts, requests in flight).
+    pub remote: RemoteOptions,
     /// Memory-map local inputs (set only by the unsafe
     /// [`with_mmap`](OpenOptions::with_mmap)).
     mmap: bool,
@@ -69,6 +189,18 @@ impl OpenOptions {
         self
     }
 
+    /// Reaches URLs as `remote` says.
+    ///
+    /// ```
+    /// use tftensor::io::{OpenOptions, RemoteOptions};
+    /// let opts = OpenOptions::default().with_remote(RemoteOptions::default().with_anonymous());
+    /// assert!(opts.remote.anonymous);
+    /// ```
+    pub fn with_remote(mut self, remote: RemoteOptions) -> OpenOptions {
+        self.remote = remote;
+        self
+    }
+
     /// Memory-maps local inputs where the format allows it: aligned
     /// tensors are then used in place, without a copy.
     ///
@@ -114,6 +246,8 @@ pub struct CreateOptions {
     /// Metadata to keep where the format has a place for it
     /// (safetensors' `__metadata__`).
     pub metadata: Vec<(String, String)>,
+    /// How URLs are reached (credentials, timeouts, requests in flight).
+    pub remote: RemoteOptions,
 }
 
 impl CreateOptions {
@@ -142,6 +276,18 @@ impl CreateOptions {
     /// ```
     pub fn with_compression(mut self, compression: Compression) -> CreateOptions {
         self.compression = Some(compression);
+        self
+    }
+
+    /// Reaches URLs as `remote` says.
+    ///
+    /// ```
+    /// use tftensor::io::{CreateOptions, RemoteOptions};
+    /// let o = CreateOptions::default().with_remote(RemoteOptions::default().with_retries(1));
+    /// assert_eq!(o.remote.retries, Some(1));
+    /// ```
+    pub fn with_remote(mut self, remote: RemoteOptions) -> CreateOptions {
+        self.remote = remote;
         self
     }
 

@@ -3,17 +3,51 @@
 //! half-written file under the final name. A staged output dropped without
 //! `commit` is deleted; one whose process is killed stays as a hidden
 //! `.NAME.XXXXXX.tftensor-tmp` beside the destination.
+//!
+//! An output in a store without local paths (a bucket) is staged in the
+//! system's temporary folder and uploaded on `commit` ([`Store::upload`]:
+//! it appears under its key only once complete); format code does not
+//! know the difference.
 
 use std::fs::{self, File, Permissions};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tempfile::{Builder, NamedTempFile, TempDir};
 
+use super::located::Located;
+use super::store::{Stat, Store};
 use crate::error::{Error, Result};
+
+/// Where a staged output goes when committed: a rename, or an upload.
+enum Dest {
+    Local,
+    Store { store: Arc<dyn Store>, key: String },
+}
 
 /// An error about the destination `dest`.
 fn at(dest: &Path, e: impl Into<crate::IoSource>) -> Error {
     Error::io(dest.display(), e)
+}
+
+/// Uploads every file below `dir` under `key`'s prefix, in name order.
+fn upload_tree(store: &dyn Store, key: &str, dir: &Path, dest: &Path) -> Result<()> {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .map_err(|e| at(dest, e))?
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| at(dest, e))?;
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let child = store.join(key, &name);
+        let kind = entry.file_type().map_err(|e| at(dest, e))?;
+        if kind.is_dir() {
+            upload_tree(store, &child, &entry.path(), dest)?;
+        } else {
+            store.upload(&child, &entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 fn other(msg: String) -> std::io::Error {
@@ -71,6 +105,7 @@ fn builder<'a>(prefix: &'a str, dir: bool) -> Builder<'a, 'static> {
 pub(crate) struct StagedFile {
     tmp: NamedTempFile,
     dest: PathBuf,
+    to: Dest,
     /// The mode it was created with, restored before the rename in case a
     /// writer replaced the file (the safetensors crate renames its own
     /// owner-only temporary over it).
@@ -95,6 +130,44 @@ impl StagedFile {
         Ok(StagedFile {
             tmp,
             dest: dest.to_path_buf(),
+            to: Dest::Local,
+            mode,
+        })
+    }
+
+    /// Starts the output at `at`: beside it where it has a local path,
+    /// else in the system's temporary folder, to be uploaded on commit.
+    #[allow(dead_code, reason = "used by the sinks as they move to stores")]
+    pub(crate) fn at(located: &Located) -> Result<StagedFile> {
+        StagedFile::in_store(&located.store, &located.key)
+    }
+
+    /// [`at`](Self::at) for `key` of `store`.
+    pub(crate) fn in_store(store: &Arc<dyn Store>, key: &str) -> Result<StagedFile> {
+        if let Some(path) = store.local_path(key) {
+            return StagedFile::new(&path);
+        }
+        let dest = PathBuf::from(store.id(key));
+        if store.stat(key)? == Stat::Dir {
+            return Err(at(&dest, other("is a folder (a prefix of objects)".into())));
+        }
+        let name = store.split(key).1;
+        let prefix = format!(".{name}.");
+        let tmp = builder(&prefix, false)
+            .tempfile()
+            .map_err(|e| at(&dest, e))?;
+        let mode = tmp
+            .as_file()
+            .metadata()
+            .map_err(|e| at(&dest, e))?
+            .permissions();
+        Ok(StagedFile {
+            tmp,
+            dest,
+            to: Dest::Store {
+                store: Arc::clone(store),
+                key: key.to_owned(),
+            },
             mode,
         })
     }
@@ -119,6 +192,11 @@ impl StagedFile {
     /// (replacing a file there).
     pub(crate) fn commit(self) -> Result<()> {
         let dest = self.dest;
+        if let Dest::Store { store, key } = &self.to {
+            use std::io::Write;
+            self.tmp.as_file().flush().map_err(|e| at(&dest, e))?;
+            return store.upload(key, self.tmp.path());
+        }
         fs::set_permissions(self.tmp.path(), self.mode).map_err(|e| at(&dest, e))?;
         self.tmp.as_file().sync_all().map_err(|e| at(&dest, e))?;
         self.tmp.persist(&dest).map_err(|e| at(&dest, e.error))?;
@@ -130,6 +208,7 @@ impl StagedFile {
 pub(crate) struct StagedDir {
     tmp: TempDir,
     dest: PathBuf,
+    to: Dest,
 }
 
 impl StagedDir {
@@ -156,6 +235,39 @@ impl StagedDir {
         Ok(StagedDir {
             tmp,
             dest: dest.to_path_buf(),
+            to: Dest::Local,
+        })
+    }
+
+    /// Starts the output folder at `at`: beside it where it has a local
+    /// path, else in the system's temporary folder, each file to be
+    /// uploaded under the key's prefix on commit (each object appears
+    /// whole; the folder fills as they do).
+    #[allow(dead_code, reason = "used by the sinks as they move to stores")]
+    pub(crate) fn at(located: &Located) -> Result<StagedDir> {
+        if let Some(path) = located.local_path() {
+            return StagedDir::new(&path);
+        }
+        let dest = located.path();
+        if located.store.stat(&located.key)? != Stat::Missing {
+            return Err(at(
+                &dest,
+                std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "exists (the output folder must be new)",
+                ),
+            ));
+        }
+        let tmp = builder(".tftensor.", true)
+            .tempdir()
+            .map_err(|e| at(&dest, e))?;
+        Ok(StagedDir {
+            tmp,
+            dest,
+            to: Dest::Store {
+                store: Arc::clone(&located.store),
+                key: located.key.trim_end_matches('/').to_owned(),
+            },
         })
     }
 
@@ -164,8 +276,12 @@ impl StagedDir {
         self.tmp.path()
     }
 
-    /// Renames the complete directory to its final name.
+    /// Renames the complete directory to its final name (uploads each
+    /// file, for a store).
     pub(crate) fn commit(self) -> Result<()> {
+        if let Dest::Store { store, key } = &self.to {
+            return upload_tree(&**store, key, self.tmp.path(), &self.dest);
+        }
         let tmp = self.tmp.keep();
         if let Err(e) = fs::rename(&tmp, &self.dest) {
             // Best effort: the error below is what matters.
@@ -174,4 +290,25 @@ impl StagedDir {
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` to the file or object at `path` as a whole: it appears
+/// only once complete (a rename, or an upload).
+///
+/// # Errors
+/// As [`StagedFile::at`] and its commit.
+#[allow(dead_code, reason = "used by the TFRecord index (feature tfrecord)")]
+pub(crate) fn write_whole(
+    path: &Path,
+    bytes: &[u8],
+    remote: &super::options::RemoteOptions,
+) -> Result<()> {
+    use std::io::Write;
+    let (store, key) = super::url::store_of(path, remote)?;
+    let mut staged = StagedFile::in_store(&store, &key)?;
+    staged
+        .file()
+        .write_all(bytes)
+        .map_err(|e| at(staged.dest(), e))?;
+    staged.commit()
 }

@@ -112,6 +112,28 @@ pub trait Store: Send + Sync + fmt::Debug {
         let _ = key;
         None
     }
+
+    /// Writes the complete local file `from` under `key`, which shows it
+    /// only once it is all there (an object store's multipart upload). A
+    /// store with local paths never needs it: its outputs are renamed
+    /// into place.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a store that cannot write;
+    /// [`Error::Io`] when the upload fails (it is then aborted).
+    ///
+    /// ```
+    /// use tftensor::io::{LocalFs, Store};
+    /// // Local outputs are renamed into place instead.
+    /// assert!(LocalFs::new().upload("out.npy", "staged.npy".as_ref()).is_err());
+    /// ```
+    fn upload(&self, key: &str, from: &Path) -> Result<()> {
+        let _ = from;
+        Err(Error::InvalidArgument(format!(
+            "{}: this store cannot be written",
+            self.id(key)
+        )))
+    }
 }
 
 /// The local file system: keys are paths as the OS takes them.
@@ -225,30 +247,6 @@ impl Store for LocalFs {
 /// A local path as a store key.
 pub(crate) fn path_key(path: &Path) -> String {
     path.to_string_lossy().into_owned()
-}
-
-/// The store and key a path or URL names: `file://` and plain paths are
-/// the local file system; object store URLs need the `remote` feature.
-///
-/// # Errors
-/// [`Error::InvalidArgument`] for a URL this build cannot read.
-pub(crate) fn store_of(path: &Path) -> Result<(Arc<dyn Store>, String)> {
-    let text = path.to_string_lossy();
-    if let Some(rest) = text.strip_prefix("file://") {
-        return Ok((LocalFs::shared(), rest.to_owned()));
-    }
-    if let Some((scheme, _)) = text.split_once("://") {
-        if !scheme.is_empty()
-            && scheme
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'+')
-        {
-            return Err(Error::InvalidArgument(format!(
-                "{text}: {scheme}:// URLs are not read by this build of tftensor"
-            )));
-        }
-    }
-    Ok((LocalFs::shared(), path_key(path)))
 }
 
 #[cfg(test)]

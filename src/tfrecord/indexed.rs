@@ -14,8 +14,9 @@ use bytes::Bytes;
 use super::frames::{self, corrupted};
 use super::record::{FOOTER_LEN, HEADER_LEN, located};
 use super::tensors::{Kind, content_offset, kind_of, parse_record};
-use super::{BlobStream, Compression, RecordReader};
+use super::{Compression, RecordReader};
 use crate::buffer::read_policy::{ReadBuf, align_pos};
+use crate::io::SharedBlobReader;
 use crate::io::{Blob, Checksum, RangeRead};
 use crate::proto::PEEK;
 use crate::{DataType, Error, Result, Tensor, TensorShape, crc32c};
@@ -40,7 +41,7 @@ pub(crate) struct Records {
     compression: Compression,
     spans: Vec<Span>,
     /// A compressed blob's reader, at the record after the last one read.
-    cursor: Option<RecordReader<BlobStream>>,
+    cursor: Option<RecordReader<SharedBlobReader>>,
 }
 
 impl Records {
@@ -196,8 +197,8 @@ fn read_one(
 /// Moves `reader` forward to record `index` (at or after where it is,
 /// decompressing the records between without checking their data) and
 /// reads that record, both CRCs checked.
-fn read_next_at(reader: &mut RecordReader<BlobStream>, index: u64) -> Result<Bytes> {
-    let missing = |r: &RecordReader<BlobStream>| {
+fn read_next_at(reader: &mut RecordReader<SharedBlobReader>, index: u64) -> Result<Bytes> {
+    let missing = |r: &RecordReader<SharedBlobReader>| {
         Error::data_loss(format!("no record {index} (changed since it was listed?)"))
             .with_path(r.name())
     };

@@ -9,6 +9,8 @@
 //! * Records as tensors: [`read_tensors`], [`write_tensors`],
 //!   [`serialize_tensor`] and [`parse_tensor`] (`tf.io.serialize_tensor` /
 //!   `tf.io.parse_tensor` payloads).
+//! * Random access: [`index_records`] (DALI's `.idx`: [`format_index`],
+//!   [`parse_index`]) and [`RecordFile`], records by number.
 //! * `tf.train.Example` records as named tensors: [`example_to_tensors`],
 //!   [`tensors_to_example`], [`read_examples`], [`write_examples`].
 //!
@@ -29,19 +31,19 @@
 
 mod example;
 mod frames;
+mod idx;
 mod indexed;
 mod listed_examples;
 mod record;
-mod stream;
 mod tensors;
 
 pub use example::{
     example_to_tensors, parse_example, read_examples, tensors_to_example, write_examples,
 };
+pub use idx::{RecordFile, format_index, index_blob, index_records, parse_index, write_index};
 pub(crate) use indexed::TensorRecords;
 pub(crate) use listed_examples::ExampleRecords;
 pub use record::{MAX_PREALLOCATION, RecordReader, RecordWriter};
-pub use stream::BlobStream;
 pub use tensors::{parse_tensor, read_tensors, serialize_tensor, write_tensors};
 
 pub use crate::io::Compression;

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use flate2::bufread::{MultiGzDecoder, ZlibDecoder};
 use flate2::write::{GzEncoder, ZlibEncoder};
 
-use super::{BlobStream, Compression};
+use super::Compression;
+use crate::io::SharedBlobReader;
 
 #[path = "skim.rs"]
 mod skim;
@@ -455,8 +456,9 @@ pub(super) fn located(err: Error, name: &str, index: u64, offset: u64) -> Error 
         .with_offset(offset)
 }
 
-impl RecordReader<BlobStream> {
-    /// Opens the local TFRecord file at `path`; errors name the path. For
+impl RecordReader<SharedBlobReader> {
+    /// Opens the TFRecord file at `path`, a local path or a URL (`s3://`,
+    /// ...; feature `remote`); errors name the path. For
     /// an uncompressed file, declared record lengths are checked against
     /// the file's length before anything is reserved.
     ///
@@ -469,8 +471,8 @@ impl RecordReader<BlobStream> {
     /// assert!(err.to_string().starts_with("/no/such.tfrecord: "));
     /// ```
     pub fn open(path: impl AsRef<Path>, compression: Compression) -> Result<Self> {
-        let key = path.as_ref().to_string_lossy();
-        Ok(Self::from_blob(LocalFs::new().open(&key)?, compression))
+        let blob = crate::io::open_blob(path.as_ref(), &crate::io::RemoteOptions::default())?;
+        Ok(Self::from_blob(blob, compression))
     }
 
     /// A reader of the records of `blob` (a local file, a map, a zip
@@ -492,7 +494,8 @@ impl RecordReader<BlobStream> {
     pub fn from_blob(blob: Arc<dyn Blob>, compression: Compression) -> Self {
         let name = blob.id().to_owned();
         let len = blob.len();
-        let mut reader = RecordReader::new(BlobStream::new(blob), compression).with_name(name);
+        let mut reader =
+            RecordReader::new(SharedBlobReader::new(blob), compression).with_name(name);
         if compression == Compression::None {
             reader.remaining = Some(len);
         }

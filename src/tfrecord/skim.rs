@@ -5,10 +5,11 @@
 
 use std::io::{self, Read};
 
-use super::{BlobStream, FOOTER_LEN, Input, RecordReader, read_full};
+use super::{FOOTER_LEN, Input, RecordReader, read_full};
+use crate::io::SharedBlobReader;
 use crate::{Result, crc32c};
 
-impl RecordReader<BlobStream> {
+impl RecordReader<SharedBlobReader> {
     /// Reads the next record's header (checking its length CRC) and the
     /// first `peek` bytes of its data into `prefix` (cleared first), and
     /// moves past the rest of the record without reading it.
@@ -91,7 +92,7 @@ mod tests {
         compression: Compression,
         cut: usize,
         flip: Option<usize>,
-    ) -> RecordReader<super::BlobStream> {
+    ) -> RecordReader<SharedBlobReader> {
         let mut w = RecordWriter::new(Vec::new(), compression);
         for r in records {
             w.write_record(r).unwrap();

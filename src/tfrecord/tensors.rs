@@ -9,8 +9,9 @@ use prost::Message;
 
 use super::frames;
 use super::record::{FOOTER_LEN, HEADER_LEN, PLACE_MIN};
-use super::{BlobStream, Compression, RecordReader, RecordWriter};
+use super::{Compression, RecordReader, RecordWriter};
 use crate::buffer::read_policy::{ReadBuf, align_pos};
+use crate::io::SharedBlobReader;
 use crate::io::{Blob, Checksum, LocalFs, RangeRead, Store};
 use crate::{DataType, Error, Result, Tensor};
 
@@ -171,7 +172,7 @@ pub(crate) fn kind_of(record: &[u8], name: &str) -> Result<Kind> {
 /// of the buffer; CRCs are computed chunk by chunk as the data arrives.
 /// Same results and errors as reading record by record: a framing error is
 /// reported after the records before it are parsed.
-fn read_whole(mut reader: RecordReader<BlobStream>, len: u64) -> Result<Vec<Tensor>> {
+fn read_whole(mut reader: RecordReader<SharedBlobReader>, len: u64) -> Result<Vec<Tensor>> {
     // Each placed record costs at most 63 bytes of padding.
     let placed = len / (PLACE_MIN as u64 + 16) + 1;
     let room = len.saturating_add(placed.saturating_mul(crate::ALIGNMENT as u64));

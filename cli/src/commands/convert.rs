@@ -49,6 +49,7 @@ pub struct ConvertArgs {
 pub fn run(args: &ConvertArgs) -> Result<()> {
     let mut create = io::CreateOptions::default();
     create.format = args.to;
+    create.remote = args.read.remote();
     let out = io::locate_output(&args.output, &create)
         .map_err(|e| anyhow::anyhow!("{e}; pass --to to name it"))?;
     let mut input = open(&args.input, args.format, &args.read)?;

@@ -95,7 +95,7 @@ struct Listing<'a> {
 
 /// Runs `inspect` on each path in turn.
 pub fn run(args: &InspectArgs) -> Result<()> {
-    let paths = expand(&args.paths)?;
+    let paths = expand(&args.paths, &args.read)?;
     for (k, path) in paths.iter().enumerate() {
         if k > 0 && !args.json {
             writeln!(super::stdout())?;
@@ -106,62 +106,14 @@ pub fn run(args: &InspectArgs) -> Result<()> {
 }
 
 /// The paths, with quoted globs (`*`, `?` in the file name) expanded in
-/// name order; a glob that matches nothing is an error.
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// name order, in a folder or under a bucket's prefix alike
+/// ([`io::expand_with`]); a glob that matches nothing is an error.
+fn expand(paths: &[PathBuf], read: &ReadOptions) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-        match name {
-            Some(pat) if !p.exists() && (pat.contains('*') || pat.contains('?')) => {
-                let dir = match p.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
-                    .filter_map(|item| item.ok())
-                    .filter(|item| glob_match(&pat, &item.file_name().to_string_lossy()))
-                    .map(|item| dir.join(item.file_name()))
-                    .collect();
-                if found.is_empty() {
-                    anyhow::bail!("{}: no file matches", p.display());
-                }
-                found.sort();
-                out.extend(found);
-            }
-            _ => out.push(p.clone()),
-        }
+        out.extend(tftensor::io::expand_with(p, &read.remote()).map_err(crate::source::hint)?);
     }
     Ok(out)
-}
-
-/// Shell-style matching of `*` and `?` (no brackets).
-fn glob_match(pat: &str, name: &str) -> bool {
-    let (p, n): (Vec<char>, Vec<char>) = (pat.chars().collect(), name.chars().collect());
-    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
-    while ni < n.len() {
-        match p.get(pi) {
-            Some('*') => {
-                star = Some(pi);
-                mark = ni;
-                pi += 1;
-            }
-            Some(&c) if c == '?' || Some(&c) == n.get(ni) => {
-                pi += 1;
-                ni += 1;
-            }
-            _ => match star {
-                Some(s) => {
-                    pi = s + 1;
-                    mark += 1;
-                    ni = mark;
-                }
-                None => return false,
-            },
-        }
-    }
-    p.get(pi..)
-        .is_some_and(|rest| rest.iter().all(|&c| c == '*'))
 }
 
 fn inspect_one(args: &InspectArgs, path: &std::path::Path) -> Result<()> {
@@ -424,17 +376,4 @@ fn human(bytes: u64) -> String {
         unit = u;
     }
     format!("{value:.1} {unit}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("*.npy", "a.npy"));
-        assert!(glob_match("s?_*", "s1_x"));
-        assert!(!glob_match("*.npy", "a.npz"));
-        assert!(glob_match("*", ""));
-    }
 }

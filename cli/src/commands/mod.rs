@@ -2,6 +2,7 @@
 
 pub mod convert;
 pub mod diff;
+pub mod index;
 pub mod inspect;
 pub mod plot;
 pub mod show;

@@ -1,0 +1,323 @@
+//! [`RemoteStore`]: a bucket (or an HTTP origin) as a [`Store`]. Keys are
+//! object names, `/`-separated, without a leading `/`.
+//!
+//! Asking what is at a key costs one request: a GET of its first 64 KiB,
+//! which also serves the format probe and most headers. Where that finds
+//! nothing, one listing of the key as a raw prefix tells a folder from
+//! nothing, and learns the lengths of the key's siblings (a checkpoint
+//! prefix's `.index` and shards) on the way. What a store learned is kept
+//! for its life (one open or create), as a local reader sees one file.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use futures::TryStreamExt;
+use object_store::list::PaginatedListOptions;
+use object_store::path::Path;
+use object_store::{GetOptions, GetRange, ObjectStoreExt};
+
+use super::blob::RemoteBlob;
+use super::config::Client;
+use super::retry::{Fault, named, within};
+use super::runtime;
+use crate::error::{Error, Result};
+use crate::io::blob::Blob;
+use crate::io::store::{Item, Stat, Store};
+
+/// How many first bytes a look at a file fetches.
+pub(crate) const HEAD: u64 = 64 << 10;
+
+/// What a store knows of a key.
+#[derive(Clone, Debug)]
+struct Known {
+    stat: Stat,
+    head: Option<Bytes>,
+}
+
+/// A bucket of an object store, or an HTTP origin.
+#[derive(Debug)]
+pub(crate) struct RemoteStore {
+    client: Arc<Client>,
+    known: Mutex<HashMap<String, Known>>,
+}
+
+impl RemoteStore {
+    pub(crate) fn new(client: Arc<Client>) -> RemoteStore {
+        RemoteStore {
+            client,
+            known: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The object path of `key`.
+    fn path(&self, key: &str) -> Result<Path> {
+        Path::parse(key.trim_matches('/')).map_err(|e| {
+            Error::io(
+                self.id(key),
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, e),
+            )
+        })
+    }
+
+    fn known(&self, key: &str) -> Option<Known> {
+        self.known.lock().ok()?.get(key).cloned()
+    }
+
+    fn learn(&self, key: &str, known: Known) {
+        if let Ok(mut k) = self.known.lock() {
+            k.insert(key.to_owned(), known);
+        }
+    }
+
+    /// A GET of `key`'s first bytes: its length and head, `None` when
+    /// there is no such object.
+    fn look(&self, key: &str) -> Result<Option<Known>> {
+        let path = self.path(key)?;
+        let client = &self.client;
+        let fut = within(client.budget, async {
+            let options = GetOptions {
+                range: Some(GetRange::Bounded(0..HEAD)),
+                ..GetOptions::default()
+            };
+            match client.store.get_opts(&path, options).await {
+                Ok(got) => {
+                    let len = got.meta.size;
+                    let bytes = got.bytes().await.map_err(|e| Fault::Cut {
+                        offset: 0,
+                        cause: Some(e),
+                    })?;
+                    if bytes.len() as u64 != len.min(HEAD) {
+                        return Err(Fault::Cut {
+                            offset: bytes.len() as u64,
+                            cause: None,
+                        });
+                    }
+                    Ok(Some(Known {
+                        stat: Stat::File { len },
+                        head: Some(bytes),
+                    }))
+                }
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) if super::retry::status(&e) == Some(404) => Ok(None),
+                // An empty object has no range to give: ask its length.
+                Err(e) if super::retry::may_be_range(&e) => match client.store.head(&path).await {
+                    Ok(meta) if meta.size == 0 => Ok(Some(Known {
+                        stat: Stat::File { len: 0 },
+                        head: Some(Bytes::new()),
+                    })),
+                    _ => Err(Fault::Request(e)),
+                },
+                Err(e) => Err(Fault::Request(e)),
+            }
+        });
+        named(&self.id(key), runtime::block_on(fut)?)
+    }
+
+    /// Lists `key` as a raw prefix (one page): whether `key/` holds
+    /// objects, and the lengths of the objects named `key...`.
+    fn look_around(&self, key: &str) -> Result<Stat> {
+        let Some(lister) = &self.client.lister else {
+            return Ok(Stat::Missing);
+        };
+        let prefix = key.trim_matches('/').to_owned();
+        let client = &self.client;
+        let fut = within(client.budget, async {
+            let options = PaginatedListOptions {
+                delimiter: Some("/".into()),
+                max_keys: Some(1000),
+                ..PaginatedListOptions::default()
+            };
+            lister
+                .list_paginated(Some(&prefix), options)
+                .await
+                .map_err(Fault::Request)
+        });
+        let page = match runtime::block_on(fut)? {
+            Ok(page) => page,
+            // A missing bucket is nothing there.
+            Err(Fault::Request(e))
+                if matches!(e, object_store::Error::NotFound { .. })
+                    || super::retry::status(&e) == Some(404) =>
+            {
+                return Ok(Stat::Missing);
+            }
+            Err(f) => return named(&self.id(key), Err(f)),
+        };
+        let dir = format!("{prefix}/");
+        let mut stat = Stat::Missing;
+        for p in &page.result.common_prefixes {
+            if p.as_ref() == prefix {
+                stat = Stat::Dir;
+            }
+        }
+        for o in &page.result.objects {
+            let name = o.location.as_ref();
+            if name.starts_with(&dir) {
+                stat = Stat::Dir;
+            } else {
+                self.learn(
+                    name,
+                    Known {
+                        stat: Stat::File { len: o.size },
+                        head: None,
+                    },
+                );
+            }
+        }
+        // A truncated page may stop before `key/`: ask for it alone.
+        if stat == Stat::Missing && page.page_token.is_some() {
+            let path = self.path(key)?;
+            let fut = within(client.budget, async {
+                let mut list = client.store.list(Some(&path));
+                list.try_next().await.map_err(Fault::Request)
+            });
+            if named(&self.id(key), runtime::block_on(fut)?)?.is_some() {
+                stat = Stat::Dir;
+            }
+        }
+        Ok(stat)
+    }
+}
+
+impl Store for RemoteStore {
+    fn id(&self, key: &str) -> String {
+        format!("{}/{}", self.client.root, key.trim_start_matches('/'))
+    }
+
+    fn stat(&self, key: &str) -> Result<Stat> {
+        if let Some(k) = self.known(key) {
+            return Ok(k.stat);
+        }
+        let trimmed = key.trim_matches('/');
+        let known = if trimmed.is_empty() {
+            // The bucket itself: a folder when it can be listed.
+            self.list(key)
+                .map(|_| Known {
+                    stat: Stat::Dir,
+                    head: None,
+                })
+                .or_else(|e| {
+                    if e.io_kind() == Some(std::io::ErrorKind::NotFound) {
+                        Ok(Known {
+                            stat: Stat::Missing,
+                            head: None,
+                        })
+                    } else {
+                        Err(e)
+                    }
+                })?
+        } else if key.ends_with('/') {
+            Known {
+                stat: self.look_around(trimmed)?,
+                head: None,
+            }
+        } else {
+            match self.look(key)? {
+                Some(k) => k,
+                None => Known {
+                    stat: self.look_around(key)?,
+                    head: None,
+                },
+            }
+        };
+        self.learn(key, known.clone());
+        Ok(known.stat)
+    }
+
+    fn open(&self, key: &str) -> Result<Arc<dyn Blob>> {
+        let id = self.id(key);
+        let len = match self.stat(key)? {
+            Stat::File { len } => len,
+            Stat::Dir => {
+                return Err(Error::io(
+                    id,
+                    std::io::Error::new(
+                        std::io::ErrorKind::IsADirectory,
+                        "is a folder (a prefix of objects)",
+                    ),
+                ));
+            }
+            _ => {
+                return Err(Error::io(
+                    id,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such object or bucket"),
+                ));
+            }
+        };
+        let head = self.known(key).and_then(|k| k.head);
+        Ok(Arc::new(RemoteBlob::new(
+            Arc::clone(&self.client),
+            self.path(key)?,
+            id,
+            len,
+            head,
+        )))
+    }
+
+    fn list(&self, key: &str) -> Result<Vec<Item>> {
+        let trimmed = key.trim_matches('/');
+        let path = if trimmed.is_empty() {
+            None
+        } else {
+            Some(self.path(trimmed)?)
+        };
+        let client = &self.client;
+        let fut = within(client.budget, async {
+            client
+                .store
+                .list_with_delimiter(path.as_ref())
+                .await
+                .map_err(Fault::Request)
+        });
+        let listed = named(&self.id(key), runtime::block_on(fut)?)?;
+        let mut items = Vec::new();
+        for p in &listed.common_prefixes {
+            if let Some(name) = p.filename() {
+                items.push(Item {
+                    name: name.to_owned(),
+                    stat: Stat::Dir,
+                });
+            }
+        }
+        for o in &listed.objects {
+            let stat = Stat::File { len: o.size };
+            self.learn(o.location.as_ref(), Known { stat, head: None });
+            if let Some(name) = o.location.filename() {
+                items.push(Item {
+                    name: name.to_owned(),
+                    stat,
+                });
+            }
+        }
+        items.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(items)
+    }
+
+    fn join(&self, dir: &str, name: &str) -> String {
+        let dir = dir.trim_end_matches('/');
+        if dir.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{dir}/{name}")
+        }
+    }
+
+    fn upload(&self, key: &str, from: &std::path::Path) -> Result<()> {
+        let path = self.path(key)?;
+        super::upload_file(&self.client, &path, &self.id(key), from)?;
+        // What was known of the key is stale now.
+        if let Ok(mut k) = self.known.lock() {
+            k.remove(key);
+        }
+        Ok(())
+    }
+
+    fn split(&self, key: &str) -> (String, String) {
+        let key = key.trim_end_matches('/');
+        match key.rsplit_once('/') {
+            Some((dir, name)) => (dir.to_owned(), name.to_owned()),
+            None => (String::new(), key.to_owned()),
+        }
+    }
+}
