@@ -615,13 +615,13 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
             "tftensor io::open + read of every tensor",
             Kind::Ours,
             &tfl,
-            Run::Local(Box::new(move || {
+            local(move || {
                 let mut src = tftensor::io::open(&p).unwrap();
                 let all: Vec<Tensor> = (0..src.entries().len())
                     .map(|i| src.read(i).unwrap())
                     .collect();
                 black_box(all);
-            })),
+            }),
         );
         if with_python {
             add(
@@ -644,7 +644,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
             "limit: read() into faulted memory",
             Kind::Limit,
             &tfl,
-            Run::Local(limit_read(tfl.clone())),
+            local(limit_read(tfl.clone())),
         );
     }
 

@@ -21,7 +21,6 @@ use std::path::Path;
 use std::time::Instant;
 
 use tftensor::events::{EventReader, SummaryWriter};
-use tftensor::io::TensorSource;
 use tftensor::keras::{KerasFile, WeightsWriter};
 use tftensor::tfrecord::{Compression, read_tensors, write_tensors};
 use tftensor::{Error, Result, Tensor};

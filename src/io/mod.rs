@@ -57,7 +57,6 @@ pub use located::Located;
 pub use open::{
     create, create_as, create_located, create_with, open, open_as, open_located, open_with,
 };
-pub use options::{CreateOptions, OpenOptions};
 pub use options::{CreateOptions, OpenOptions, RemoteOptions};
 pub use quantization::{Blockwise, Quantization};
 pub use sink::TensorSink;

@@ -22,7 +22,7 @@ use crate::io::SharedBlobReader;
 mod skim;
 use crate::buffer::read_policy::{READ_CHUNK, ReadBuf, align_pos, fill_chunked};
 use crate::crc32c;
-use crate::io::{Blob, LocalFs, Store};
+use crate::io::Blob;
 use crate::{Error, Result};
 
 /// Bytes before a record's data: the length and its masked CRC.

@@ -7,6 +7,7 @@ use std::io::{self, Read};
 
 use super::{FOOTER_LEN, Input, RecordReader, read_full};
 use crate::io::SharedBlobReader;
+
 use crate::{Result, crc32c};
 
 impl RecordReader<SharedBlobReader> {
@@ -84,7 +85,7 @@ impl RecordReader<SharedBlobReader> {
 mod tests {
     use std::sync::Arc;
 
-    use crate::io::BytesBlob;
+    use crate::io::{BytesBlob, SharedBlobReader};
     use crate::tfrecord::{Compression, RecordReader, RecordWriter};
 
     fn reader(

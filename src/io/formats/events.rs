@@ -9,7 +9,7 @@ use crate::events::{SeriesValues, discover_in, is_summary_events_file, series_in
 use crate::io::probe::Probe;
 use crate::io::row::{Certainty, Row};
 use crate::io::source::{InMemory, TensorSource};
-use crate::io::store::store_of;
+use crate::io::url::store_of;
 use crate::io::{Format, Located, OpenOptions};
 use crate::tensor::Tensor;
 
@@ -103,7 +103,7 @@ pub fn select_series(source: &dyn TensorSource, tag: &str) -> Result<Vec<usize>>
             source.format().name()
         )));
     }
-    let (store, key) = store_of(source.path())?;
+    let (store, key) = store_of(source.path(), &crate::io::RemoteOptions::default())?;
     let bases: Vec<String> = discover_in(&*store, &key)?
         .iter()
         .map(|r| entry_base(&r.run, tag))

@@ -14,7 +14,6 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bytes::Bytes;
 use flate2::write::{GzEncoder, ZlibEncoder};
 
 use crate::dtype::DataType;
