@@ -66,6 +66,19 @@ impl<'a> Probe<'a> {
         self.stat == Stat::Dir
     }
 
+    /// The name of a zip file's first member, from the local header at
+    /// its start (`PK\x03\x04`, the name's length at 26, the name at 30);
+    /// `None` when the file does not start with one or the name is not in
+    /// the bytes read.
+    pub(crate) fn first_zip_member(&self) -> Option<&[u8]> {
+        let head = self.head.as_slice();
+        if !self.is_file() || !head.starts_with(b"PK\x03\x04") {
+            return None;
+        }
+        let len = usize::from(u16::from_le_bytes([*head.get(26)?, *head.get(27)?]));
+        head.get(30..30 + len)
+    }
+
     /// A file's length (0 for anything else).
     pub(crate) fn len(&self) -> u64 {
         match self.stat {

@@ -54,8 +54,13 @@ fn an_unknown_file_is_an_error_naming_the_formats_tried_not_a_guess() {
     // TensorProto.
     let dir = tempfile::tempdir().unwrap();
     for (name, bytes) in [
-        ("model.tflite", &b"\x1c\0\0\0TFL3\0\0\x14\0\x20\0"[..]),
+        ("image.png", &b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"[..]),
         ("notes.txt", b"hello"),
+        // A zip whose first member is no array is no `.npz` (any zip was).
+        (
+            "notes.zip",
+            b"PK\x03\x04\x14\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x05\0\0\0a.txt",
+        ),
         ("empty.bin", b""),
         ("x.dat", b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"),
     ] {

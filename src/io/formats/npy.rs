@@ -39,7 +39,6 @@ pub(crate) const NPY_ROW: Row = Row {
 
 pub(crate) const NPZ_ROW: Row = Row {
     extensions: &["npz"],
-    magic: &[b"PK\x03\x04", b"PK\x05\x06"],
     sniff: sniff_npz,
     create: Some(create_npz),
     can_hold: crate::npy::can_hold,
@@ -49,6 +48,13 @@ pub(crate) const NPZ_ROW: Row = Row {
 /// A folder of `.npy` files (and no `.pb` files below it, which make it a
 /// TensorProto directory), read as one archive.
 fn sniff_npz(p: &Probe<'_>) -> Option<Certainty> {
+    // A zip is an `.npz` when its first member is an array (or it has
+    // none): other zips (a `.task`, a `.keras`) are other formats.
+    if p.is_file() {
+        let empty = p.head.starts_with(b"PK\x05\x06");
+        let npy = p.first_zip_member().is_some_and(|m| m.ends_with(b".npy"));
+        return (empty || npy).then_some(Certainty::Magic);
+    }
     let npy = p.items().is_ok_and(|items| {
         items
             .iter()

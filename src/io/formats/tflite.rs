@@ -45,10 +45,16 @@ fn sniff_tflite(p: &Probe<'_>) -> Option<Certainty> {
     (p.is_file() && p.head.get(4..8) == Some(b"TFL3")).then_some(Certainty::Magic)
 }
 
-/// A zip named `.task` (an `.npz` is a zip too).
+/// A zip named `.task`, or a zip whose first member is a `.tflite`.
 fn sniff_task(p: &Probe<'_>) -> Option<Certainty> {
     let named = p.name.to_ascii_lowercase().ends_with(".task");
-    (p.is_file() && named && p.head.starts_with(b"PK")).then_some(Certainty::Name)
+    if p.is_file() && named && p.head.starts_with(b"PK") {
+        return Some(Certainty::Name);
+    }
+    let model = p
+        .first_zip_member()
+        .is_some_and(|m| m.ends_with(b".tflite"));
+    model.then_some(Certainty::Content)
 }
 
 /// `model.json`, or a JSON file whose first bytes name a TF.js key.
