@@ -44,7 +44,8 @@
 //! ```
 //!
 //! `TFTENSOR_PEER_PYTHON` names the Python with the peers (default
-//! `/work/venv-tf/bin/python` when it exists, else `python3`);
+//! `.venv-check-tf/bin/python`, the venv `scripts/check_with_tf.sh` makes,
+//! when it exists, else `python3`);
 //! `TFTENSOR_BENCH_PEERS=0` leaves the Python peers out;
 //! `TFTENSOR_BENCH_ROUNDS` overrides the round count, `TFTENSOR_BENCH_MIB=256,1024`
 //! the sizes;
@@ -148,7 +149,7 @@ impl Peers {
             return None;
         }
         let python = std::env::var("TFTENSOR_PEER_PYTHON").unwrap_or_else(|_| {
-            let venv = "/work/venv-tf/bin/python";
+            let venv = ".venv-check-tf/bin/python";
             if Path::new(venv).exists() {
                 venv
             } else {

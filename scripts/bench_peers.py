@@ -2,7 +2,7 @@
 """The Python peers of `benches/readers.rs`, driven round by round over a pipe.
 
 The Rust harness starts this script once (with the project's TF venv,
-/work/venv-tf, or $TFTENSOR_PEER_PYTHON) and sends one JSON line per timed
+.venv-check-tf, or $TFTENSOR_PEER_PYTHON) and sends one JSON line per timed
 call; each call is answered with one JSON line, so the peers run interleaved
 with the Rust rows in the same run:
 

@@ -2,7 +2,7 @@
 """`tftensor inspect CKPT --stats` against TF + NumPy on the same checkpoint
 (issue 24, goal: at least 2x), interleaved round by round in one run.
 
-    /work/venv-tf/bin/python scripts/bench_stats.py [--mib 256] [--rounds 11]
+    .venv-check-tf/bin/python scripts/bench_stats.py [--mib 256] [--rounds 11]
 
 Needs the release CLI (`cargo build --release` in `cli/`) and TF 2.21. The
 checkpoint (float32 variables of 64 MiB each, random normal values) is

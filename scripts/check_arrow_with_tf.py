@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks that TensorFlow reads what tftensor's Arrow write direction wrote.
 
-    cargo run --example arrow_write --features arrow -- /tmp/w.tfrecord.gz
-    /work/venv-tf/bin/python scripts/check_arrow_with_tf.py /tmp/w.tfrecord.gz
+    cargo run --example arrow_write --features arrow -- target/w.tfrecord.gz
+    .venv-check-tf/bin/python scripts/check_arrow_with_tf.py target/w.tfrecord.gz
 
 The file holds the 4 records of tests/data/arrow/kinds.tfrecord (decoded to
 a RecordBatch and written back) and 4 records of a [4, 2, 3] float tensor

@@ -3,7 +3,7 @@
 # JAX (CPU), PyTorch and TensorFlow, through python/tests/test_dlpack_*.py.
 #
 # Uses the venv $VENV (default target/pyvenv). With TF_SITE set to a
-# TensorFlow venv's site-packages (default /work/venv-tf's, when present),
+# TensorFlow venv's site-packages (default .venv-check-tf's, when present),
 # that is linked in through a .pth file rather than installed again. JAX
 # (`jax[cpu]`) is installed when missing; PyTorch only with INSTALL_TORCH=1
 # (PyPI's wheel pulls ~3 GB of CUDA libraries). A library that is missing
@@ -13,7 +13,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${VENV:-$root/target/pyvenv}"
-tf_site="${TF_SITE:-/work/venv-tf/lib/python3.11/site-packages}"
+tf_site="${TF_SITE:-$root/.venv-check-tf/lib/python3.11/site-packages}"
 python="${PYTHON:-python3}"
 pip=(--quiet --disable-pip-version-check)
 

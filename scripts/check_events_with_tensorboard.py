@@ -13,7 +13,7 @@ Each must list exactly the runs and tags written, and give back every
 value bit for bit; and `tensorboard --inspect` must list every tag. Exits
 non-zero on any mismatch.
 
-    /work/venv-tf/bin/python scripts/check_events_with_tensorboard.py [DIR]
+    .venv-check-tf/bin/python scripts/check_events_with_tensorboard.py [DIR]
 
 Without DIR it runs `cargo run --example write_events` into a temp dir.
 """

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks that h5py and Keras read what tftensor's Keras writer writes.
 
-Run from the repository root with the TF venv:
-    KERAS_BACKEND=tensorflow /work/venv-tf/bin/python scripts/check_keras_reads_ours.py
+Run from the repository root with the TF venv (.venv-check-tf, made by scripts/check_with_tf.sh):
+    KERAS_BACKEND=tensorflow .venv-check-tf/bin/python scripts/check_keras_reads_ours.py
 
 1. Every dtype Keras writes (and a scalar, a zero-size tensor, and a group of
    300 datasets, which needs a two-level B-tree) goes through .npy files into

@@ -3,14 +3,15 @@
 through tftensor and through ray.data.read_tfrecords; same map, same
 aggregate, results asserted equal, end-to-end times compared. Not run by CI.
 
-Set-up (a venv outside the repository; TensorFlow is there because
-ray.data.read_tfrecords parses records with tf.train.Example):
+Set-up (a venv of its own under target/, so git ignores it; TensorFlow is
+there because ray.data.read_tfrecords parses records with tf.train.Example),
+from the repository root:
 
-    python3.11 -m venv /work/venv-ray
-    /work/venv-ray/bin/pip install "ray[data]" pyarrow numpy maturin tensorflow-cpu
-    cd python && VIRTUAL_ENV=/work/venv-ray PATH=/work/venv-ray/bin:$PATH \\
-        maturin develop --release && cd ..
-    /work/venv-ray/bin/python scripts/check_ray.py [--shards 16] \\
+    python3.11 -m venv target/venv-ray
+    target/venv-ray/bin/pip install "ray[data]" pyarrow numpy maturin tensorflow-cpu
+    v=$PWD/target/venv-ray; (cd python && VIRTUAL_ENV=$v PATH=$v/bin:$PATH \\
+        maturin develop --release)
+    target/venv-ray/bin/python scripts/check_ray.py [--shards 16] \\
         [--records 4000] [--rounds 3] [--dir /tmp/tftensor-ray]
 
 It writes the shards once (Criteo-like records: an int64 label, 13 int64

@@ -4,8 +4,8 @@ reads sharded gzip TFRecords of tf.train.Example into a Spark DataFrame,
 then a groupBy aggregate is checked against the same computed with
 pyarrow alone. Not run by CI.
 
-    /work/venv-ray/bin/pip install pyspark      # and a Java 17+ runtime
-    /work/venv-ray/bin/python scripts/check_spark.py [--shards 16] \\
+    target/venv-ray/bin/pip install pyspark      # check_ray.py's venv; and a Java 17+ runtime
+    target/venv-ray/bin/python scripts/check_spark.py [--shards 16] \\
         [--records 4000] [--dir /tmp/tftensor-ray]
 
 The shards are check_ray.py's (written there once if missing).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fixtures of tests/arrow.rs with TensorFlow 2.21 and tfx-bsl 1.21.
 
-    /work/venv-tf/bin/python scripts/gen_arrow_examples.py [OUT_DIR]
+    $PYTHON scripts/gen_arrow_examples.py [OUT_DIR]   # a Python with TF 2.21 and tfx-bsl 1.21
 
 OUT_DIR defaults to tests/data/arrow. Each case is a small batch of
 serialized records, written with tf.io.TFRecordWriter as `<case>.tfrecord`

@@ -2,7 +2,7 @@
 """Writes the TensorBoard event-file fixtures of tests/events.rs with the real
 TensorFlow, and what TensorBoard's EventAccumulator reads from them.
 
-    /work/venv-tf/bin/python scripts/gen_events.py [OUT_DIR]   # TF 2.21 + tensorboard
+    .venv-check-tf/bin/python scripts/gen_events.py [OUT_DIR]   # TF 2.21 + tensorboard (scripts/check_with_tf.sh makes the venv)
 
 OUT_DIR defaults to tests/data/events. It writes three log directories:
 

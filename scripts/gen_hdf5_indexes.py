@@ -2,7 +2,7 @@
 """Makes the layout-v4 chunk index fixtures (tests/data/keras/idx_*.h5) and
 adds their entries to expected.json (same form as scripts/gen_keras.py).
 
-Run with the TF venv:  /work/venv-tf/bin/python scripts/gen_hdf5_indexes.py
+Run with the TF venv:  .venv-check-tf/bin/python scripts/gen_hdf5_indexes.py
 
 h5py with libver="latest" picks the chunk index from the dataspace
 (H5D__layout_set_latest_indexing): one unlimited dimension -> extensible

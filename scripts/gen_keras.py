@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the Keras / HDF5 fixtures under tests/data/keras/ and expected.json.
 
-Run with the TF venv:  KERAS_BACKEND=tensorflow /work/venv-tf/bin/python scripts/gen_keras.py
+Run with the TF venv:  KERAS_BACKEND=tensorflow .venv-check-tf/bin/python scripts/gen_keras.py
 
 Every file is written by the real producer (Keras 3 `save_weights`/`save`,
 Keras 3's legacy `.h5` writer, tf_keras when installed, or h5py for the HDF5

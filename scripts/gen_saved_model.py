@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the SavedModel / frozen GraphDef fixtures under tests/data/saved_model/.
 
-Run with the TF 2.21 venv:  /work/venv-tf/bin/python scripts/gen_saved_model.py
+Run with the TF 2.21 venv:  .venv-check-tf/bin/python scripts/gen_saved_model.py
 
 For every SavedModel it stores what TF 2.21's real `saved_model_cli` printed
 (`show --all`, `show --dir`, `--tag_set`, `--tag_set --signature_def`) and a

@@ -4,7 +4,7 @@
 The TF wheel ships the compiled descriptors (`*_pb2.py`) but not the `.proto`
 sources, so this prints each file back from its `FileDescriptorProto`: same
 package, names, numbers, labels, oneofs, maps and packing (comments are not in
-descriptors). Run with the TF venv: /work/venv-tf/bin/python scripts/vendor_saved_model_protos.py
+descriptors). Run with the TF venv: .venv-check-tf/bin/python scripts/vendor_saved_model_protos.py
 """
 import importlib
 import os

@@ -7,8 +7,8 @@ TFTENSOR_EVENTS_BENCH_DIR=DIR.
 
 Not run by CI. With the project's TF venv:
 
-    TFTENSOR_EVENTS_BENCH_DIR=/tmp/evbench TFTENSOR_BENCH_SHORT=1 cargo bench --bench events
-    python benches/peers/tb_events.py /tmp/evbench [--repeats 3]
+    TFTENSOR_EVENTS_BENCH_DIR=target/evbench TFTENSOR_BENCH_SHORT=1 cargo bench --bench events
+    .venv-check-tf/bin/python benches/peers/tb_events.py target/evbench [--repeats 3]
 
 Each figure is one full Reload() of a fresh multiplexer; the best of
 `--repeats` is reported (the file is in the page cache after the first).

@@ -5,8 +5,8 @@ Rust `proto` suite uses, beside a numpy memcpy of the same bytes.
 
 Not run by CI. Setup (once):
 
-    python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu
-    /tmp/tfvenv/bin/python benches/peers/tf_serialize.py [--short] [--json OUT]
+    python3 -m venv .venv-check-tf && .venv-check-tf/bin/pip install tensorflow-cpu
+    .venv-check-tf/bin/python benches/peers/tf_serialize.py [--short] [--json OUT]
 
 Each figure is the median of `repeats` timed calls (after warm-up), and the
 fastest such median over `--runs` passes (3 by default). Both the eager ops

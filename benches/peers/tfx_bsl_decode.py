@@ -5,7 +5,7 @@ benches/arrow.rs writes (target/arrow-bench/{criteo,float180}.tfrecord,
 the median of --repeats timings of --runs calls each.
 
     TFTENSOR_BENCH_SHORT=1 cargo bench --features arrow --bench arrow
-    /work/venv-tf/bin/python benches/peers/tfx_bsl_decode.py
+    $PYTHON benches/peers/tfx_bsl_decode.py   # a Python with tfx-bsl==1.21.0
 """
 
 import argparse
