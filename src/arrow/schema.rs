@@ -198,7 +198,7 @@ mod tests {
             .join(name);
         RecordReader::open(path, Compression::None)
             .and_then(|r| r.collect::<Result<Vec<_>>>())
-            .unwrap_or_default()
+            .unwrap()
     }
 
     /// Batches of one record each merge to the schema of one batch of all.

@@ -191,17 +191,20 @@ impl Quantization {
                     } else {
                         ((i as u64 / inner) % channels) as usize
                     };
-                    let scale = self.scale.get(c).copied().unwrap_or(f64::NAN);
+                    // `fits` and `zp_fits` above: c < channels = scales,
+                    // and 0, 1 or `channels` zero points.
+                    #[expect(clippy::indexing_slicing, reason = "fits and zp_fits, checked above")]
+                    let (scale, zp) = (
+                        self.scale[c],
+                        match self.zero_point.len() {
+                            0 => 0,
+                            1 => self.zero_point[0],
+                            _ => self.zero_point[c],
+                        },
+                    );
                     match min {
                         Some(min) => v * scale + min,
-                        None => {
-                            let zp = match self.zero_point.len() {
-                                0 => 0,
-                                1 => self.zero_point.first().copied().unwrap_or(0),
-                                _ => self.zero_point.get(c).copied().unwrap_or(0),
-                            };
-                            (v - zp as f64) * scale
-                        }
+                        None => (v - zp as f64) * scale,
                     }
                 })
                 .collect()

@@ -163,6 +163,7 @@ impl MetaGraph {
         self.object_graph
             .as_ref()
             .map(|g| g.concrete_functions.keys().map(String::as_str).collect())
+            // A MetaGraph without an object graph (TF1) has no functions.
             .unwrap_or_default()
     }
 

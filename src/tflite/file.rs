@@ -74,9 +74,9 @@ impl TfliteFile {
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<TfliteFile> {
         let path = path.as_ref();
         let blob: Arc<dyn Blob> = Arc::new(crate::io::LocalFile::open(path)?);
-        let dir = path.parent().map(std::path::Path::to_path_buf);
+        let path = path.to_path_buf();
         let siblings: Siblings = Box::new(move |name| {
-            let p = dir.clone().unwrap_or_default().join(name);
+            let p = path.with_file_name(name);
             Ok(Arc::new(crate::io::LocalFile::open(p)?) as Arc<dyn Blob>)
         });
         TfliteFile::with_siblings(blob, Some(siblings))
@@ -390,9 +390,11 @@ fn unpack(dtype: DataType, shape: &TensorShape, bytes: &[u8], n: u64, bits: u32)
 /// buffer's start, then the bytes; each string is a slice of the buffer.
 fn strings(shape: &TensorShape, bytes: &Bytes, n: u64) -> Result<Tensor> {
     let word = |k: u64| -> Result<u64> {
-        let at = usize::try_from(k * 4).unwrap_or(usize::MAX);
-        bytes
-            .get(at..at.saturating_add(4))
+        let at = k
+            .checked_mul(4)
+            .and_then(|a| usize::try_from(a).ok())
+            .filter(|&a| a <= bytes.len());
+        at.and_then(|at| bytes.get(at..at.checked_add(4)?))
             .and_then(|w| <[u8; 4]>::try_from(w).ok())
             .map(|w| u64::from(u32::from_le_bytes(w)))
             .ok_or_else(|| Error::data_loss("a string buffer cut short"))

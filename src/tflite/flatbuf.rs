@@ -238,6 +238,18 @@ impl Fb {
         }
     }
 
+    /// A string field, `""` when absent: FlatBuffers' default for a string
+    /// field the schema gives no default (as flatc's object API reads it).
+    pub(crate) fn field_string(&self, t: Table, id: u64) -> Result<String> {
+        Ok(self.field_str(t, id)?.unwrap_or_default())
+    }
+
+    /// A vector of `i32` field, empty when absent (FlatBuffers' default for
+    /// a vector field, as flatc's object API reads it).
+    pub(crate) fn field_i32_vec(&self, t: Table, id: u64) -> Result<Vec<i32>> {
+        Ok(self.field_i32s(t, id)?.unwrap_or_default())
+    }
+
     /// A vector's bytes (of a vector of bytes).
     pub(crate) fn bytes_of(&self, v: Vector) -> Result<Vec<u8>> {
         let mut out = crate::buffer::try_vec::<u8>(v.len as usize)?;
@@ -256,8 +268,7 @@ impl Fb {
     /// A vector of `f32` field.
     pub(crate) fn field_f32s(&self, t: Table, id: u64) -> Result<Vec<f32>> {
         Ok(self
-            .field_i32s(t, id)?
-            .unwrap_or_default()
+            .field_i32_vec(t, id)?
             .into_iter()
             .map(|b| f32::from_bits(b as u32))
             .collect())

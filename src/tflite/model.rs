@@ -231,7 +231,7 @@ impl Model {
             .into_iter()
             .map(|m| {
                 Ok(Metadata {
-                    name: fb.field_str(m, 0)?.unwrap_or_default(),
+                    name: fb.field_string(m, 0)?,
                     buffer: fb.field_u32(m, 1, 0)?,
                 })
             })
@@ -239,12 +239,7 @@ impl Model {
         let tensor_maps = |t: Table, id: u64| -> Result<Vec<(String, u32)>> {
             fb.field_tables(t, id)?
                 .into_iter()
-                .map(|m| {
-                    Ok((
-                        fb.field_str(m, 0)?.unwrap_or_default(),
-                        fb.field_u32(m, 1, 0)?,
-                    ))
-                })
+                .map(|m| Ok((fb.field_string(m, 0)?, fb.field_u32(m, 1, 0)?)))
                 .collect()
         };
         let signature_defs = fb
@@ -254,7 +249,7 @@ impl Model {
                 Ok(SignatureDef {
                     inputs: tensor_maps(s, 0)?,
                     outputs: tensor_maps(s, 1)?,
-                    signature_key: fb.field_str(s, 2)?.unwrap_or_default(),
+                    signature_key: fb.field_string(s, 2)?,
                     subgraph_index: fb.field_u32(s, 4, 0)?,
                 })
             })
@@ -262,7 +257,7 @@ impl Model {
         let external_buffer_groups = fb
             .field_tables(root, 8)?
             .into_iter()
-            .map(|g| Ok(fb.field_str(g, 0)?.unwrap_or_default()))
+            .map(|g| Ok(fb.field_string(g, 0)?))
             .collect::<Result<_>>()?;
         let external_buffers = fb
             .field_tables(root, 9)?
@@ -273,13 +268,13 @@ impl Model {
                     group: fb.field_u32(e, 1, 0)?,
                     offset: fb.field_u64(e, 2)?,
                     length: fb.field_u64(e, 3)?,
-                    packing: fb.field_str(e, 4)?.unwrap_or_default(),
+                    packing: fb.field_string(e, 4)?,
                 })
             })
             .collect::<Result<_>>()?;
         Ok(Model {
             version: fb.field_u32(root, 0, 0)?,
-            description: fb.field_str(root, 3)?.unwrap_or_default(),
+            description: fb.field_string(root, 3)?,
             subgraphs,
             buffers,
             operator_codes,
@@ -319,9 +314,9 @@ fn subgraph(fb: &Fb, g: Table) -> Result<Subgraph> {
         .into_iter()
         .map(|t| {
             Ok(TensorInfo {
-                name: fb.field_str(t, f::NAME)?.unwrap_or_default(),
+                name: fb.field_string(t, f::NAME)?,
                 tensor_type: fb.field_u8(t, f::TYPE, 0)? as i8,
-                shape: fb.field_i32s(t, f::SHAPE)?.unwrap_or_default(),
+                shape: fb.field_i32_vec(t, f::SHAPE)?,
                 shape_signature: fb.field_i32s(t, f::SHAPE_SIGNATURE)?,
                 buffer: fb.field_u32(t, f::BUFFER, 0)?,
                 quantization: match fb.field_table(t, f::QUANTIZATION)? {
@@ -340,10 +335,10 @@ fn subgraph(fb: &Fb, g: Table) -> Result<Subgraph> {
         .map(|op| fb.field_u32(op, 0, 0))
         .collect::<Result<_>>()?;
     Ok(Subgraph {
-        name: fb.field_str(g, 4)?.unwrap_or_default(),
+        name: fb.field_string(g, 4)?,
         tensors,
-        inputs: fb.field_i32s(g, 1)?.unwrap_or_default(),
-        outputs: fb.field_i32s(g, 2)?.unwrap_or_default(),
+        inputs: fb.field_i32_vec(g, 1)?,
+        outputs: fb.field_i32_vec(g, 2)?,
         operators,
     })
 }

@@ -117,7 +117,11 @@ pub(crate) fn metadata_text(file: &TfliteFile) -> Vec<(String, String)> {
         let text = match file.metadata_bytes(&m.name) {
             Ok(Some(b)) => {
                 let end = b.iter().rposition(|&c| c != 0).map_or(0, |k| k + 1);
-                let trimmed = b.get(..end).unwrap_or_default();
+                #[expect(
+                    clippy::indexing_slicing,
+                    reason = "end <= b.len(): rposition's index + 1"
+                )]
+                let trimmed = &b[..end];
                 match std::str::from_utf8(trimmed) {
                     Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
                     _ => {

@@ -78,9 +78,9 @@ impl TfjsModel {
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<TfjsModel> {
         let path = path.as_ref();
         let blob: Arc<dyn Blob> = Arc::new(crate::io::LocalFile::open(path)?);
-        let dir = path.parent().map(std::path::Path::to_path_buf);
+        let path = path.to_path_buf();
         let siblings: Siblings = Box::new(move |name| {
-            let p = dir.clone().unwrap_or_default().join(name);
+            let p = path.with_file_name(name);
             Ok(Arc::new(crate::io::LocalFile::open(p)?) as Arc<dyn Blob>)
         });
         TfjsModel::from_blob(&blob, &siblings)
@@ -321,7 +321,8 @@ impl TfjsModel {
 
 /// TF.js's strings: each a u32 length and its bytes.
 fn tfjs_strings(shape: &TensorShape, bytes: &Bytes) -> Result<Tensor> {
-    let n = usize::try_from(shape.num_elements()).unwrap_or(usize::MAX);
+    let n = usize::try_from(shape.num_elements())
+        .map_err(|_| bad("more strings than this machine can address"))?;
     let mut out = crate::buffer::try_vec::<Bytes>(n.min(bytes.len() / 4))?;
     let mut at = 0usize;
     for _ in 0..n {

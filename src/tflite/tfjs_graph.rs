@@ -141,6 +141,7 @@ fn tensor(t: &Value) -> Result<pb::TensorProto> {
             .get("tensorContent")
             .map(b64)
             .transpose()?
+            // Proto3 JSON leaves out an empty bytes field.
             .unwrap_or_default()
             .into(),
         float_val: floats("floatVal")?.into_iter().map(|v| v as f32).collect(),

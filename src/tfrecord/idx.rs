@@ -57,6 +57,7 @@ fn check_uncompressed(blob: &dyn Blob) -> Result<()> {
             return Ok(());
         }
     }
+    // `rsplit` yields at least one piece, the whole id when it has no '/'.
     let name = blob.id().rsplit('/').next().unwrap_or_default();
     for c in [Compression::of_name(name).1, Compression::of_head(&head)] {
         if c != Compression::None {
@@ -365,7 +366,10 @@ impl RecordFile {
     /// the end; [`Error::DataLoss`] for a CRC mismatch or a length that
     /// disagrees with the index.
     pub fn get(&self, i: usize) -> Result<Bytes> {
-        Ok(self.get_many(&[i])?.pop().unwrap_or_default())
+        let mut one = self.get_many(&[i])?;
+        debug_assert_eq!(one.len(), 1, "get_many gives one record per id");
+        one.pop()
+            .ok_or_else(|| Error::InvalidArgument("get_many gave no record for one id".into()))
     }
 
     /// The data of records `ids`, in order, read at once (several ranges

@@ -215,6 +215,7 @@ fn first_line(e: &object_store::Error) -> String {
     cur.to_string()
         .lines()
         .next()
+        // An empty text has no first line: it stays empty.
         .unwrap_or_default()
         .to_owned()
 }
