@@ -100,6 +100,7 @@ fn bench(c: &mut Criterion) {
     // Memory-mapped: an aligned tensor is adopted; without verification O(1).
     // SAFETY: nothing modifies the bundle while the bench runs.
     let mapped = unsafe { BundleReader::open_mmap(&prefix) }.unwrap();
+    // SAFETY: as above.
     let unverified = unsafe { BundleReader::open_mmap(&prefix) }
         .unwrap()
         .with_verify_checksums(false);

@@ -112,6 +112,7 @@ fn bench(c: &mut Criterion) {
     });
     // SAFETY (all mmap calls below): the files are not written while mapped.
     g.bench_function(format!("read_npy_mmap/{label}"), |b| {
+        // SAFETY: the file is not written while mapped.
         b.iter(|| unsafe { read_npy_mmap(&f.npy_big) }.unwrap())
     });
     g.finish();
@@ -122,7 +123,9 @@ fn bench(c: &mut Criterion) {
     );
     common::paired(
         &format!("npy_zero_copy/read_npy_mmap_{label}_vs_1MiB"),
+        // SAFETY: the files are not written while mapped.
         || unsafe { read_npy_mmap(&f.npy_big) }.unwrap(),
+        // SAFETY: as above.
         || unsafe { read_npy_mmap(&f.npy_small) }.unwrap(),
     );
 
@@ -156,9 +159,11 @@ fn bench(c: &mut Criterion) {
     );
     common::paired(
         &format!("safetensors/load_mmap_vs_crate_deserialize_of_mmap/{label}"),
+        // SAFETY: the file is not written while mapped.
         || unsafe { tftensor::safetensors::load_mmap(&f.st_big) }.unwrap(),
         || {
             let file = std::fs::File::open(&f.st_big).unwrap();
+            // SAFETY: as above.
             let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
             crate_deserialize(&Bytes::from_owner(map))
         },

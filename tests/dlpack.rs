@@ -372,6 +372,7 @@ fn compact_import_is_zero_copy_and_deletes_once_on_last_drop() {
     let (p, deleted) = Spec::new(F32, &[2, 2], f32_bytes(&[1.0, 2.0, 3.0, 4.0])).versioned();
     // SAFETY: as in `import`.
     let data = unsafe { (*p).dl_tensor.data };
+    // SAFETY: as in `import`.
     let t = unsafe { dlpack::import(p) }.unwrap();
     assert_eq!(t.data_ptr(), Some(data.cast_const().cast()));
     assert_eq!(t.shape().dim_sizes(), vec![2, 2]);
@@ -491,6 +492,7 @@ fn read_only_imports_are_never_written_through() {
     let (p, deleted) = spec.versioned();
     // SAFETY: as in `import`.
     let data = unsafe { (*p).dl_tensor.data.cast::<f32>() };
+    // SAFETY: as in `import`.
     let mut t = unsafe { dlpack::import(p) }.unwrap();
     assert!(t.is_shared());
     t.as_mut_slice::<f32>().unwrap()[0] = 10.0;
@@ -610,6 +612,7 @@ fn every_error_path_calls_the_deleter_once() {
     // NULL pointers own nothing.
     // SAFETY: NULL is allowed.
     assert!(unsafe { dlpack::import(std::ptr::null_mut()) }.is_err());
+    // SAFETY: as above.
     assert!(unsafe { dlpack::import_legacy(std::ptr::null_mut()) }.is_err());
 }
 
@@ -636,6 +639,7 @@ fn a_null_deleter_is_allowed() {
     let (p, _) = Spec::new(F32, &[1], f32_bytes(&[1.0])).versioned();
     // SAFETY: `p` is ours; with no deleter the test frees it afterwards.
     unsafe { (*p).deleter = None };
+    // SAFETY: `p` is a live tensor of ours, imported once.
     let t = unsafe { dlpack::import(p) }.unwrap();
     assert_eq!(t.as_slice::<f32>().unwrap(), &[1.0]);
     drop(t);

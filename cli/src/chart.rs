@@ -32,6 +32,7 @@ pub const SIZE: (u32, u32) = (960, 540);
 
 /// The colour of the `i`-th run: TensorBoard's run palette order
 /// (Material colours), cycled.
+#[expect(clippy::indexing_slicing, reason = "i % len < len")]
 pub fn run_colour(i: usize) -> RGBColor {
     const PALETTE: [RGBColor; 8] = [
         RGBColor(0xff, 0x70, 0x43), // deep orange
@@ -56,6 +57,10 @@ pub const NORMAL_BPS: [f64; 9] = [
 /// The value at each of [`NORMAL_BPS`] of one histogram's buckets
 /// `(left, right, count)`, interpolated linearly within a bucket, as
 /// TensorBoard's `compress_histogram` computes it.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "j < 9 by the loop, 0 < i < weights.len() = buckets.len() where indexed"
+)]
 pub fn compress_histogram(buckets: &[[f64; 3]]) -> [f64; 9] {
     let (Some(first), Some(last)) = (buckets.first(), buckets.last()) else {
         return [0.0; 9];
@@ -200,6 +205,10 @@ struct SeriesChart<'a> {
 }
 
 impl Draw for SeriesChart<'_> {
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "k < 4: c[k] and c[8 - k] of a [f64; 9]"
+    )]
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()> {
         let runs = self.runs;
         let steps = runs.iter().flat_map(|r| match &r.data {
@@ -298,6 +307,7 @@ impl Draw for SeriesChart<'_> {
 }
 
 /// A histogram of `values` in `bins` equal bins over their finite range.
+#[expect(clippy::indexing_slicing, reason = "b <= bins - 1 < counts.len()")]
 pub fn value_histogram(out: &Path, title: &str, values: &[f64], bins: usize) -> Result<()> {
     let bins = bins.max(1);
     let (lo, hi) = span(values.iter().copied());
@@ -360,6 +370,10 @@ impl Draw for ValueHistogram<'_> {
 
 /// A terminal sparkline of `values` in at most `width` characters (each
 /// the mean of its share of the values), and their finite range.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "a < b <= finite.len() (n <= finite.len()); level <= 7 < BARS.len()"
+)]
 pub fn sparkline(values: &[f64], width: usize) -> Option<(String, f64, f64)> {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();

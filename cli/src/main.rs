@@ -3,6 +3,19 @@
 //!
 //! Errors are one line on stderr that names the file, with exit status 2.
 
+// The workspace's lints (Cargo.toml) hold here too; like the library, a
+// front never unwraps, panics or indexes outside its tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable
+    )
+)]
+
 mod chart;
 mod commands;
 mod error;

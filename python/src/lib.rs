@@ -9,6 +9,19 @@
 //! a = np.from_dlpack(t)               # same memory, read-only
 //! ```
 
+// The workspace's lints (Cargo.toml) hold here too; like the library, a
+// front never unwraps, panics or indexes outside its tests.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable
+    )
+)]
+
 mod arrow;
 mod capsule;
 mod copy;

@@ -206,14 +206,14 @@ impl Root {
 
     /// A copy of `src` from `allocator` (one memcpy, no zeroing first).
     pub(crate) fn copy_of(allocator: &Arc<dyn Allocator>, src: &[u8]) -> Result<Root> {
-        // SAFETY: the closure writes all `src.len()` bytes.
-        unsafe {
-            Self::allocate_with(allocator, src.len(), |b| {
-                // SAFETY: `b` has `src.len()` bytes, freshly allocated, so
-                // it cannot overlap `src`.
-                std::ptr::copy_nonoverlapping(src.as_ptr(), b.as_mut_ptr().cast(), src.len())
-            })
-        }
+        let copy = |b: &mut [MaybeUninit<u8>]| {
+            debug_assert_eq!(b.len(), src.len());
+            // SAFETY: `b` has `src.len()` bytes, freshly allocated, so it
+            // cannot overlap `src`.
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), b.as_mut_ptr().cast(), src.len()) }
+        };
+        // SAFETY: `copy` writes all `src.len()` bytes.
+        unsafe { Self::allocate_with(allocator, src.len(), copy) }
     }
 
     /// Adopts read-only bytes without a copy.
@@ -502,12 +502,11 @@ impl Root {
             Err(e) => return Ok(Err(e)),
         };
         // SAFETY: `v` has room for `n` `T`s (`bytes` bytes), which cannot
-        // overlap `src`; POD and (checked) bool bytes are valid `T`s, so
-        // after the copy the first `n` elements are initialized.
-        unsafe {
-            std::ptr::copy_nonoverlapping(src.as_ptr(), v.as_mut_ptr().cast::<u8>(), bytes);
-            v.set_len(n);
-        }
+        // overlap `src`.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), v.as_mut_ptr().cast::<u8>(), bytes) };
+        // SAFETY: POD and (checked) bool bytes are valid `T`s, so after the
+        // copy the first `n` elements are initialized.
+        unsafe { v.set_len(n) };
         Ok(Ok(v))
     }
 

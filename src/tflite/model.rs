@@ -257,7 +257,7 @@ impl Model {
         let external_buffer_groups = fb
             .field_tables(root, 8)?
             .into_iter()
-            .map(|g| Ok(fb.field_string(g, 0)?))
+            .map(|g| fb.field_string(g, 0))
             .collect::<Result<_>>()?;
         let external_buffers = fb
             .field_tables(root, 9)?

@@ -102,6 +102,7 @@ pub fn runs_of(input: &mut dyn TensorSource, tag: &str) -> Result<Vec<RunSeries>
 
 /// One run's values as scalars (a stacked `[n]`, or a scalar per step) or
 /// histograms (a stacked `[n, k, 3]`, or a `[k, 3]` per step).
+#[expect(clippy::indexing_slicing, reason = "chunks_exact(3) gives chunks of 3")]
 fn series_data(steps: &[f64], values: &[Tensor]) -> tftensor::Result<SeriesData> {
     let not_drawable = |t: &Tensor| {
         tftensor::Error::InvalidArgument(format!(
