@@ -19,6 +19,17 @@ use crate::tensor::Tensor;
 /// name relative to the model.
 pub(crate) type Siblings = Box<dyn Fn(&str) -> Result<Arc<dyn Blob>> + Send + Sync>;
 
+/// The local file `path` and its siblings (external buffers, shards), each
+/// opened by name beside it.
+pub(crate) fn local_with_siblings(path: &std::path::Path) -> Result<(Arc<dyn Blob>, Siblings)> {
+    let blob: Arc<dyn Blob> = Arc::new(crate::io::LocalFile::open(path)?);
+    let path = path.to_path_buf();
+    let siblings: Siblings = Box::new(move |name| {
+        Ok(Arc::new(crate::io::LocalFile::open(path.with_file_name(name))?) as Arc<dyn Blob>)
+    });
+    Ok((blob, siblings))
+}
+
 /// One stored tensor of a model: its [`Entry`] and where it is in the
 /// model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,13 +83,7 @@ impl TfliteFile {
     /// [`Error::Io`]; [`Error::DataLoss`] for a file that is not a valid
     /// TFLite flatbuffer.
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<TfliteFile> {
-        let path = path.as_ref();
-        let blob: Arc<dyn Blob> = Arc::new(crate::io::LocalFile::open(path)?);
-        let path = path.to_path_buf();
-        let siblings: Siblings = Box::new(move |name| {
-            let p = path.with_file_name(name);
-            Ok(Arc::new(crate::io::LocalFile::open(p)?) as Arc<dyn Blob>)
-        });
+        let (blob, siblings) = local_with_siblings(path.as_ref())?;
         TfliteFile::with_siblings(blob, Some(siblings))
     }
 

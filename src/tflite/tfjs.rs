@@ -77,12 +77,7 @@ impl TfjsModel {
     /// parse or shards shorter than it says.
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<TfjsModel> {
         let path = path.as_ref();
-        let blob: Arc<dyn Blob> = Arc::new(crate::io::LocalFile::open(path)?);
-        let path = path.to_path_buf();
-        let siblings: Siblings = Box::new(move |name| {
-            let p = path.with_file_name(name);
-            Ok(Arc::new(crate::io::LocalFile::open(p)?) as Arc<dyn Blob>)
-        });
+        let (blob, siblings) = super::file::local_with_siblings(path)?;
         TfjsModel::from_blob(&blob, &siblings)
     }
 
