@@ -9,12 +9,15 @@
 //! cargo run --release --example read_cpu_time -- tfrecord /tmp/t.tfrecord 5
 //! ```
 //!
-//! Writers (`write-tfrecord FILE MIB`: 1 MiB float32 tensors;
+//! Writers (`write-npy FILE MIB`: one float32 tensor; `write-npz`,
+//! `write-safetensors`, `write-checkpoint PREFIX MIB`: 16 float32 tensors;
+//! `write-tfrecord FILE MIB`: 1 MiB float32 tensors;
 //! `write-keras FILE MIB`: 4 MiB float32 datasets; `write-events DIR MIB`:
 //! float32 scalars of 10 tags) make the inputs. Readers (`tfrecord`:
 //! `read_tensors`; `io`: `io::open` and every entry read; `keras`:
 //! `KerasFile` and every tensor; `events-series`, `events-list`,
-//! `events-reader`) take the input and a call count, run one call to warm
+//! `events-reader`; `limit`: `read()` of the file into memory faulted in
+//! beforehand) take the input and a call count, run one call to warm
 //! up, then print `CPU_MS WALL_MS` per call.
 
 use std::path::Path;
@@ -67,8 +70,38 @@ fn read(op: &str, path: &Path) -> Result<usize> {
             }
             n
         }
+        // The limit: `read()` of the whole file into memory faulted in
+        // beforehand (kept between calls, as the readers bench does).
+        "limit" => LIMIT_BUF.with_borrow_mut(|buf| {
+            let len = std::fs::metadata(path)
+                .map_err(|e| Error::io(path.display(), e))?
+                .len() as usize;
+            if buf.len() < len {
+                *buf = vec![1u8; len];
+            }
+            let dst = &mut buf[..len];
+            std::fs::File::open(path)
+                .and_then(|mut f| std::io::Read::read_exact(&mut f, dst))
+                .map_err(|e| Error::io(path.display(), e))?;
+            Ok::<_, Error>(len)
+        })?,
         other => return Err(Error::InvalidArgument(format!("no reader {other:?}"))),
     })
+}
+
+thread_local! {
+    static LIMIT_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `mib` MiB of float32 in 16 tensors of 1024 columns.
+fn sixteen(mib: usize) -> Result<Vec<(String, Tensor)>> {
+    let rows = mib * 1024 / 16 / 4;
+    (0..16)
+        .map(|i| {
+            let t = Tensor::from_vec([rows as i64, 1024], vec![i as f32; rows * 1024])?;
+            Ok((format!("layer_{i:02}/kernel"), t))
+        })
+        .collect()
 }
 
 /// Writes `mib` MiB of input for the readers at `path`.
@@ -79,6 +112,28 @@ fn write(op: &str, path: &Path, mib: usize) -> Result<()> {
                 .map(|i| Tensor::from_vec([256, 1024], vec![i as f32; 256 * 1024]))
                 .collect::<Result<Vec<_>>>()?;
             write_tensors(path, Compression::None, &tensors)
+        }
+        "write-npy" => {
+            let n = mib << 18;
+            tftensor::npy::write_npy(path, &Tensor::from_vec([n as i64], vec![1.5f32; n])?)
+        }
+        "write-npz" => {
+            let mut w = tftensor::npy::NpzWriter::create(path)?;
+            for (name, t) in sixteen(mib)? {
+                w.add(&name, &t)?;
+            }
+            w.finish()
+        }
+        "write-safetensors" => {
+            let all = sixteen(mib)?;
+            tftensor::safetensors::save(path, all.iter().map(|(n, t)| (n.as_str(), t)))
+        }
+        "write-checkpoint" => {
+            let mut w = tftensor::checkpoint::BundleWriter::new(path)?;
+            for (name, t) in sixteen(mib)? {
+                w.add(&name, &t)?;
+            }
+            w.finish()
         }
         "write-keras" => {
             let mut w = WeightsWriter::create(path)?;

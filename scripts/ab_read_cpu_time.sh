@@ -20,16 +20,22 @@ cp examples/read_cpu_time.rs "$work/src-base/examples/"
 cp "$target/release/examples/read_cpu_time" "$work/base"
 cargo build -q --release --example read_cpu_time
 cp "$target/release/examples/read_cpu_time" "$work/new"
+"$work/new" write-npy "$work/a.npy" "$mib"
+"$work/new" write-npz "$work/a.npz" "$mib"
+"$work/new" write-safetensors "$work/a.safetensors" "$mib"
+"$work/new" write-checkpoint "$work/ckpt" "$mib"
 "$work/new" write-tfrecord "$work/t.tfrecord" "$mib"
 "$work/new" write-keras "$work/k.weights.h5" "$mib"
 "$work/new" write-events "$work/events" "$mib"
 echo "load before: $(uptime)"
-for spec in "tfrecord t.tfrecord" "io t.tfrecord" "keras k.weights.h5" "events-series events" \
+for spec in "io a.npy" "limit a.npy" "io a.npz" "io a.safetensors" "io ckpt" \
+            "limit ckpt.data-00000-of-00001" "tfrecord t.tfrecord" "io t.tfrecord" \
+            "limit t.tfrecord" "keras k.weights.h5" "limit k.weights.h5" "events-series events" \
             "events-list events" "events-reader events"; do
   set -- $spec
   for _ in $(seq "$rounds"); do
     for v in base new; do
-      "$work/$v" "$1" "$work/$2" "$calls" | sed "s/^/$1 $v /"
+      "$work/$v" "$1" "$work/$2" "$calls" | sed "s/^/$1:$2 $v /"
     done
   done
 done > "$work/times"
