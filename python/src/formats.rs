@@ -273,10 +273,12 @@ pub(crate) fn write_tensors(
     save_with(py, &path, &named, &options)
 }
 
-/// The `tf.train.Example` records of a TFRecord file, each a dict
-/// feature name -> Tensor (int64, float or string); compression detected
-/// when not given. A `tf.train.SequenceExample` record is refused by name:
-/// its `feature_lists` have no place in a dict of tensors (read them with
+/// Deprecated: `load(path)` (each feature named `RECORD/FEATURE`) or
+/// `read_examples_arrow(path)`. The `tf.train.Example` records of a
+/// TFRecord file, each a dict feature name -> Tensor (int64, float or
+/// string); compression detected when not given. A
+/// `tf.train.SequenceExample` record is refused by name: its
+/// `feature_lists` have no place in a dict of tensors (read them with
 /// `read_examples_arrow(path, sequence=True)` or with
 /// `sequence_features=`).
 #[pyfunction]
@@ -286,6 +288,11 @@ pub(crate) fn read_examples<'py>(
     path: std::path::PathBuf,
     compression: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
+    deprecated(
+        py,
+        "read_examples(path)",
+        "load(path) (features named \"RECORD/FEATURE\") or tftensor.read_examples_arrow(path)",
+    )?;
     let compression = compression_of(&path, compression)?;
     let examples = py
         .detach(|| -> tft::Result<Vec<BTreeMap<String, tft::Tensor>>> {

@@ -328,5 +328,23 @@ fn tftensor_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tf_files::register(m)?;
     device::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__all__", public_names(m)?)?;
     Ok(())
+}
+
+/// `__all__`: every name registered above that does not start with `_`,
+/// plus `__version__`, sorted. maturin's `__init__.py` re-exports the
+/// extension's names with `from .tftensor import *`, which takes exactly
+/// `__all__` when there is one, so `__version__` must be in it to reach
+/// the package.
+fn public_names(m: &Bound<'_, PyModule>) -> PyResult<Vec<String>> {
+    let mut names = vec!["__version__".to_owned()];
+    for key in m.dict().keys() {
+        let name: String = key.extract()?;
+        if !name.starts_with('_') {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
 }

@@ -96,6 +96,8 @@ impl PyRecordFile {
         format!("RecordFile({:?}, {} records)", self.path, self.inner.len())
     }
 
+    /// Pickles as `RecordFile(path, index, anonymous)`, so worker processes
+    /// reopen the file without indexing it again.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {

@@ -7,6 +7,8 @@ scripts/gen_arrow_examples.py recorded from tfx-bsl 1.21)."""
 import gc
 import json
 import pathlib
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ if not hasattr(tftensor, "tensor_to_arrow"):  # built without python/src/arrow.r
 DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "arrow"
 
 
-def plain(v):
+def plain(v: Any) -> Any:
     if isinstance(v, bytes):
         return "b:" + v.hex()
     if isinstance(v, list):
@@ -30,7 +32,7 @@ def plain(v):
     return v
 
 
-def as_fixture(batch):
+def as_fixture(batch: Any) -> dict[str, Any]:
     return {
         "num_rows": batch.num_rows,
         "columns": [
@@ -40,9 +42,10 @@ def as_fixture(batch):
     }
 
 
-def records(name):
+def records(name: str) -> list[bytes]:
     """The records of an uncompressed TFRecord file (framing only)."""
-    out, raw, i = [], (DATA / f"{name}.tfrecord").read_bytes(), 0
+    out: list[bytes] = []
+    raw, i = (DATA / f"{name}.tfrecord").read_bytes(), 0
     while i < len(raw):
         n = int.from_bytes(raw[i:i + 8], "little")
         out.append(raw[i + 12:i + 12 + n])
@@ -50,7 +53,7 @@ def records(name):
     return out
 
 
-def test_tensor_exports_as_fixed_shape_tensor_sharing_memory():
+def test_tensor_exports_as_fixed_shape_tensor_sharing_memory() -> None:
     a = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
     t = tftensor.from_dlpack(a)
     arr = pa.array(tftensor.tensor_to_arrow(t))
@@ -68,7 +71,7 @@ def test_tensor_exports_as_fixed_shape_tensor_sharing_memory():
     assert back[3, 1, 2] == 23.0
 
 
-def test_rank1_tensor_is_a_plain_array_and_bad_dtypes_refuse():
+def test_rank1_tensor_is_a_plain_array_and_bad_dtypes_refuse() -> None:
     t = tftensor.from_dlpack(np.arange(5, dtype=np.int64))
     arr = pa.array(tftensor.tensor_to_arrow(t))
     assert arr.type == pa.int64()
@@ -78,27 +81,27 @@ def test_rank1_tensor_is_a_plain_array_and_bad_dtypes_refuse():
 
 
 @pytest.mark.parametrize("name", ["corner", "kinds", "wire", "empty_records"])
-def test_decode_matches_tfx_bsl(name):
+def test_decode_matches_tfx_bsl(name: str) -> None:
     want = json.loads((DATA / f"{name}.json").read_text())
     batch = pa.record_batch(tftensor.decode_examples(records(name)))
     got = as_fixture(batch)
     assert got == want
 
 
-def test_decode_sequence_examples():
+def test_decode_sequence_examples() -> None:
     want = json.loads((DATA / "sequence.json").read_text())
     batch = pa.record_batch(tftensor.decode_examples(records("sequence"), sequence=True))
     assert as_fixture(batch) == want
 
 
-def test_decode_errors_are_tfx_bsls_text():
+def test_decode_errors_are_tfx_bsls_text() -> None:
     with pytest.raises(Exception, match="Unable to parse example"):
         tftensor.decode_examples(records("malformed"))
     with pytest.raises(Exception, match="expected int64_list, found float_list"):
         tftensor.decode_examples(records("conflict"))
 
 
-def test_stream_reads_files_and_globs():
+def test_stream_reads_files_and_globs() -> None:
     stream = tftensor.read_examples_arrow(str(DATA / "kinds.gz*.tfrecord"), batch_size=3, compression="GZIP")
     table = pa.table(stream)
     assert table.num_rows == 4
@@ -108,13 +111,13 @@ def test_stream_reads_files_and_globs():
         pa.table(stream)
 
 
-def test_stream_with_a_tf_io_like_spec():
+def test_stream_with_a_tf_io_like_spec() -> None:
     class FixedLenFeature:
-        def __init__(self, shape, dtype, default_value=None):
+        def __init__(self, shape: Sequence[int], dtype: str, default_value: float | None = None) -> None:
             self.shape, self.dtype, self.default_value = shape, dtype, default_value
 
     class VarLenFeature:
-        def __init__(self, dtype):
+        def __init__(self, dtype: str) -> None:
             self.dtype = dtype
 
     class RaggedFeature(VarLenFeature):
@@ -138,7 +141,7 @@ def test_stream_with_a_tf_io_like_spec():
     assert table.column("r").combine_chunks().offsets.to_pylist() == want["r"]["row_splits"]
 
 
-def test_pyarrow_fixed_shape_tensor_imports_without_copying():
+def test_pyarrow_fixed_shape_tensor_imports_without_copying() -> None:
     a = np.arange(24, dtype=np.float32).reshape(4, 2, 3)
     arr = pa.FixedShapeTensorArray.from_numpy_ndarray(a)  # writes "permutation":[0,1]
     t = tftensor.tensor_from_arrow(arr)

@@ -5,6 +5,7 @@ The real GPU checks are scripts/check_cuda.sh."""
 
 import ctypes
 import gc
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import tftensor
 from conftest import capsule_name
 
 
-def has_driver():
+def has_driver() -> bool:
     try:
         return tftensor.cuda_device_count() > 0
     except RuntimeError:
@@ -76,21 +77,30 @@ class FakeCuda:
     counts deleter calls and records how it was asked; with dl_device=(1, 0)
     it hands a host copy (from NumPy) as GPU libraries do."""
 
-    def __init__(self, device=(2, 0)):
-        self.device, self.calls, self.deleted = device, [], 0
-        self.keep = []
+    def __init__(self, device: tuple[int, int] = (2, 0)) -> None:
+        self.device = device
+        self.calls: list[dict[str, Any]] = []
+        self.deleted = 0
+        self.keep: list[Any] = []
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
         self.calls.append(dict(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy))
         if dl_device == (1, 0):
             return np.arange(6, dtype=np.float32).reshape(2, 3).__dlpack__(max_version=(1, 0))
         shape = (ctypes.c_int64 * 2)(2, 3)
         strides = (ctypes.c_int64 * 2)(3, 1)
 
-        def delete(_):
+        def delete(_: object) -> None:
             self.deleted += 1
 
         deleter = DELETER(delete)
@@ -100,7 +110,7 @@ class FakeCuda:
         return _capsule_new(ctypes.addressof(m), NAME, None)
 
 
-def test_cuda_producer_becomes_a_device_tensor_held_once():
+def test_cuda_producer_becomes_a_device_tensor_held_once() -> None:
     fake = FakeCuda()
     d = tftensor.from_dlpack(fake)
     assert isinstance(d, tftensor.DeviceTensor)
@@ -124,9 +134,10 @@ def test_cuda_producer_becomes_a_device_tensor_held_once():
     assert tftensor.live_exports() == 0
 
 
-def test_managed_memory_is_a_device_tensor_too():
+def test_managed_memory_is_a_device_tensor_too() -> None:
     fake = FakeCuda(device=(13, 1))
     d = tftensor.from_dlpack(fake)
+    assert isinstance(d, tftensor.DeviceTensor)
     assert d.device == (13, 1)
     del d
     gc.collect()
@@ -134,7 +145,7 @@ def test_managed_memory_is_a_device_tensor_too():
 
 
 @asks_producer
-def test_device_cpu_asks_for_a_host_copy():
+def test_device_cpu_asks_for_a_host_copy() -> None:
     fake = FakeCuda()
     t = tftensor.from_dlpack(fake, device="cpu")
     assert isinstance(t, tftensor.Tensor)
@@ -144,16 +155,17 @@ def test_device_cpu_asks_for_a_host_copy():
         tftensor.from_dlpack(FakeCuda(), copy=True)
 
 
-def test_device_cpu_without_a_copy_is_refused_before_asking():
+def test_device_cpu_without_a_copy_is_refused_before_asking() -> None:
     fake = FakeCuda()
     with pytest.raises(BufferError, match="copy=False"):
         tftensor.from_dlpack(fake, device="cpu", copy=False)
     assert fake.calls == [] and fake.deleted == 0
 
 
-def test_device_export_arguments():
+def test_device_export_arguments() -> None:
     fake = FakeCuda()
     d = tftensor.from_dlpack(fake)
+    assert isinstance(d, tftensor.DeviceTensor)
     with pytest.raises(ValueError, match="ambiguous"):
         d.__dlpack__(stream=0)
     with pytest.raises(BufferError, match="copy=True"):
@@ -169,7 +181,7 @@ def test_device_export_arguments():
 
 
 @no_gpu
-def test_no_driver_errors():
+def test_no_driver_errors() -> None:
     with pytest.raises(RuntimeError, match="no CUDA driver"):
         tftensor.cuda_device_count()
     t = tftensor.from_dlpack(np.arange(3, dtype=np.int32))
@@ -177,6 +189,7 @@ def test_no_driver_errors():
         tftensor.upload(t, "cuda:0")
     fake = FakeCuda()
     d = tftensor.from_dlpack(fake)
+    assert isinstance(d, tftensor.DeviceTensor)
     with pytest.raises(RuntimeError, match="no CUDA driver"):
         d.readback()
     with pytest.raises(RuntimeError, match="no CUDA driver"):
@@ -190,14 +203,14 @@ def test_no_driver_errors():
     assert fake.deleted == 1
 
 
-def test_upload_device_argument():
+def test_upload_device_argument() -> None:
     t = tftensor.from_dlpack(np.arange(3, dtype=np.int32))
     for bad in ["gpu", "cuda:", "cuda:x", "cpu"]:
         with pytest.raises(ValueError):
             tftensor.upload(t, bad)
 
 
-def test_a_raw_cuda_capsule_becomes_a_device_tensor():
+def test_a_raw_cuda_capsule_becomes_a_device_tensor() -> None:
     fake = FakeCuda()
     cap = fake.__dlpack__(max_version=(1, 0))
     d = tftensor.from_dlpack(cap)

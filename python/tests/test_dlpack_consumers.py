@@ -7,19 +7,22 @@ those are importable and are skipped with a reason otherwise
 
 import gc
 import importlib
+from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import tftensor
 from conftest import capsule_name, sample, tensor_proto
 
 
-def data_ptr(a):
-    return a.__array_interface__["data"][0]
+def data_ptr(a: npt.NDArray[Any]) -> int:
+    ptr: int = a.__array_interface__["data"][0]
+    return ptr
 
 
-def optional(name):
+def optional(name: str) -> Any:
     try:
         return importlib.import_module(name)
     except Exception as e:  # an installed but broken package is skipped too
@@ -31,13 +34,21 @@ class Recorder:
     capsule (as a GPU producer would hand a host copy when dl_device is the
     CPU)."""
 
-    def __init__(self, inner, device=(1, 0)):
-        self.inner, self.device, self.calls = inner, device, []
+    def __init__(self, inner: Any, device: tuple[int, int] = (1, 0)) -> None:
+        self.inner, self.device = inner, device
+        self.calls: list[dict[str, Any]] = []
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
         self.calls.append(dict(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy))
         if self.device[0] != 1 and dl_device != (1, 0):
             raise BufferError("this fake GPU producer only hands host copies")
@@ -47,13 +58,13 @@ class Recorder:
 class OldProducer:
     """A producer from before the 2023 array API: `__dlpack__(stream=None)`."""
 
-    def __init__(self, inner, device=(1, 0)):
+    def __init__(self, inner: tftensor.Tensor, device: tuple[int, int] = (1, 0)) -> None:
         self.inner, self.device, self.calls = inner, device, 0
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
 
-    def __dlpack__(self, stream=None):
+    def __dlpack__(self, stream: int | None = None) -> Any:
         self.calls += 1
         return self.inner.__dlpack__(max_version=(1, 0))
 
@@ -61,7 +72,7 @@ class OldProducer:
 # ---- the legacy export with copy=None ---------------------------------------
 
 
-def test_legacy_export_copies_when_copy_is_none():
+def test_legacy_export_copies_when_copy_is_none() -> None:
     t = tftensor.from_proto(tensor_proto(1, [2, 3], np.arange(6, dtype=np.float32).tobytes()))
     assert not t.is_shared  # a fresh tensor: only the Python object holds it
     cap = t.__dlpack__()
@@ -71,7 +82,7 @@ def test_legacy_export_copies_when_copy_is_none():
     assert not t.is_shared  # the copy did not keep a handle on `t`
 
 
-def test_legacy_export_copy_false_and_true():
+def test_legacy_export_copy_false_and_true() -> None:
     t = tftensor.from_dlpack(np.arange(4, dtype=np.int64))
     with pytest.raises(BufferError, match="copy=False"):
         t.__dlpack__(copy=False)
@@ -80,7 +91,7 @@ def test_legacy_export_copy_false_and_true():
     assert tftensor.from_dlpack(cap) == t
 
 
-def test_legacy_only_consumer_gets_a_copy():
+def test_legacy_only_consumer_gets_a_copy() -> None:
     # NumPy 2.4 always asks for max_version; this producer hides that, as a
     # legacy consumer (JAX, TF, NumPy 1.x) would ask.
     t = tftensor.from_dlpack(sample(np.float64, (3, 2)))
@@ -91,17 +102,17 @@ def test_legacy_only_consumer_gets_a_copy():
 
 
 class OldLegacy:
-    def __init__(self, t):
+    def __init__(self, t: tftensor.Tensor) -> None:
         self.t = t
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)
 
-    def __dlpack__(self, **kwargs):
+    def __dlpack__(self, **kwargs: Any) -> Any:
         return self.t.__dlpack__()
 
 
-def test_fresh_tensor_versioned_export_is_zero_copy_and_read_only():
+def test_fresh_tensor_versioned_export_is_zero_copy_and_read_only() -> None:
     t = tftensor.from_proto(tensor_proto(3, [4], np.arange(4, dtype=np.int32).tobytes()))
     a = np.from_dlpack(t)
     assert data_ptr(a) == t.data_ptr
@@ -114,19 +125,20 @@ def test_fresh_tensor_versioned_export_is_zero_copy_and_read_only():
 # ---- from_dlpack(x, *, device, copy) ------------------------------------------
 
 
-def test_from_dlpack_device_argument():
+def test_from_dlpack_device_argument() -> None:
     a = sample(np.int32, (2, 3))
-    for device in ["cpu", (1, 0), None]:
+    devices: list[Literal["cpu"] | tuple[int, int] | None] = ["cpu", (1, 0), None]
+    for device in devices:
         t = tftensor.from_dlpack(a, device=device)
         assert t.data_ptr == data_ptr(a)
     for bad in ["cuda", "cuda:0", (2, 0), (1, 1), 0]:
         with pytest.raises(ValueError, match="unsupported device"):
-            tftensor.from_dlpack(a, device=bad)
+            tftensor.from_dlpack(a, device=bad)  # type: ignore[call-overload]
     with pytest.raises(TypeError):
-        tftensor.from_dlpack(a, "cpu")  # keyword-only, as in the array API
+        tftensor.from_dlpack(a, "cpu")  # type: ignore[call-overload]  # keyword-only, as in the array API
 
 
-def test_from_dlpack_asks_producers_as_the_array_api_says():
+def test_from_dlpack_asks_producers_as_the_array_api_says() -> None:
     a = sample(np.float32, (4,))
     r = Recorder(a)
     tftensor.from_dlpack(r)
@@ -135,7 +147,7 @@ def test_from_dlpack_asks_producers_as_the_array_api_says():
     assert r.calls[-1] == dict(stream=None, max_version=(1, 3), dl_device=(1, 0), copy=False)
 
 
-def test_from_dlpack_copy_argument():
+def test_from_dlpack_copy_argument() -> None:
     a = sample(np.float32, (3, 4))
     t = tftensor.from_dlpack(a, copy=False)
     assert t.data_ptr == data_ptr(a)
@@ -152,7 +164,7 @@ def test_from_dlpack_copy_argument():
     assert tftensor.from_dlpack(np.zeros((0, 3), np.int8), copy=False).shape == (0, 3)
 
 
-def test_old_producers_are_asked_without_keywords():
+def test_old_producers_are_asked_without_keywords() -> None:
     a = sample(np.uint16, (5,))
     old = OldProducer(tftensor.from_dlpack(a))
     t = tftensor.from_dlpack(old)
@@ -164,7 +176,7 @@ def test_old_producers_are_asked_without_keywords():
     assert old.calls == 3 and c == t and c.data_ptr != data_ptr(a)
 
 
-def test_gpu_producers_need_device_cpu():
+def test_gpu_producers_need_device_cpu() -> None:
     a = sample(np.float32, (2, 2))
     # ROCm: CUDA producers become tftensor.DeviceTensor (test_device.py).
     gpu = Recorder(tftensor.from_dlpack(a), device=(10, 0))
@@ -181,15 +193,15 @@ def test_gpu_producers_need_device_cpu():
         tftensor.from_dlpack(OldProducer(tftensor.from_dlpack(a), device=(10, 0)), device="cpu")
 
 
-def test_tensorflow_tensor_without_dlpack_gets_a_hint():
+def test_tensorflow_tensor_without_dlpack_gets_a_hint() -> None:
     fake = type("EagerTensor", (), {"__module__": "tensorflow.python.framework.ops"})()
     with pytest.raises(TypeError, match=r"tf\.experimental\.dlpack\.to_dlpack\(t\)"):
         tftensor.from_dlpack(fake)
     with pytest.raises(TypeError, match="__dlpack__"):
-        tftensor.from_dlpack([1, 2, 3])
+        tftensor.from_dlpack([1, 2, 3])  # type: ignore[call-overload]
 
 
-def test_no_export_leaks():
+def test_no_export_leaks() -> None:
     gc.collect()
     assert tftensor.live_exports() == 0
 
@@ -200,7 +212,7 @@ JAX_DTYPES = ["bool", "int8", "int16", "int32", "uint8", "uint32", "float16", "f
 
 
 @pytest.mark.parametrize("dtype", JAX_DTYPES)
-def test_jax_from_tftensor(dtype):
+def test_jax_from_tftensor(dtype: str) -> None:
     jnp = optional("jax.numpy")
     a = sample(np.dtype(dtype).type, (2, 3))
     t = tftensor.from_dlpack(a)
@@ -209,7 +221,7 @@ def test_jax_from_tftensor(dtype):
     np.testing.assert_array_equal(np.asarray(j), a)
 
 
-def test_jax_bfloat16_from_tftensor():
+def test_jax_bfloat16_from_tftensor() -> None:
     jnp = optional("jax.numpy")
     bits = np.array([0x3F80, 0x4000, 0xC040, 0], np.uint16)  # 1, 2, -3, 0
     t = tftensor.from_proto(tensor_proto(14, [4], bits.tobytes()))
@@ -218,13 +230,14 @@ def test_jax_bfloat16_from_tftensor():
     assert np.asarray(j, np.float32).tolist() == [1.0, 2.0, -3.0, 0.0]
 
 
-def test_tftensor_from_jax_zero_copy():
+def test_tftensor_from_jax_zero_copy() -> None:
     jnp = optional("jax.numpy")
     jax = optional("jax")
     # On the CPU device: a GPU build of JAX would put it on the GPU, which
     # scripts/check_cuda.py covers.
     j = jax.device_put(jnp.arange(12, dtype=jnp.float32).reshape(3, 4), jax.devices("cpu")[0])
-    for device in [None, "cpu"]:
+    devices: list[Literal["cpu"] | None] = [None, "cpu"]
+    for device in devices:
         t = tftensor.from_dlpack(j, device=device)
         assert t.shape == (3, 4) and t.dtype == "float"
         assert t.data_ptr == j.unsafe_buffer_pointer()
@@ -234,7 +247,7 @@ def test_tftensor_from_jax_zero_copy():
 # ---- PyTorch (CPU) -----------------------------------------------------------
 
 
-def test_torch_consumes_tftensor():
+def test_torch_consumes_tftensor() -> None:
     torch = optional("torch")
     t = tftensor.from_dlpack(sample(np.float32, (2, 3)))
     y = torch.utils.dlpack.from_dlpack(t.__dlpack__())  # legacy: a copy
@@ -250,7 +263,7 @@ def test_torch_consumes_tftensor():
 # ---- TensorFlow --------------------------------------------------------------
 
 
-def test_tensorflow_both_ways():
+def test_tensorflow_both_ways() -> None:
     tf = optional("tensorflow")
     v = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     if hasattr(v, "__dlpack__"):  # TF >= 2.18 EagerTensors are producers

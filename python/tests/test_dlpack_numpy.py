@@ -4,20 +4,24 @@ layouts, and lifetimes in both directions."""
 import gc
 import sys
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import tftensor
 from conftest import NUMPY_DTYPES, capsule_name, sample, tensor_proto
 
 
-def data_ptr(a):
-    return a.__array_interface__["data"][0]
+def data_ptr(a: npt.NDArray[Any]) -> int:
+    ptr: int = a.__array_interface__["data"][0]
+    return ptr
 
 
 @pytest.mark.parametrize("dtype,tf_name", NUMPY_DTYPES, ids=[n for _, n in NUMPY_DTYPES])
-def test_round_trip_every_numpy_dtype_shares_memory(dtype, tf_name):
+def test_round_trip_every_numpy_dtype_shares_memory(dtype: type[np.generic], tf_name: str) -> None:
     a = sample(dtype)
     t = tftensor.from_dlpack(a)
     assert t.dtype == tf_name
@@ -37,7 +41,7 @@ def test_round_trip_every_numpy_dtype_shares_memory(dtype, tf_name):
     assert t2 == t
 
 
-def test_export_is_read_only_exactly_when_shared():
+def test_export_is_read_only_exactly_when_shared() -> None:
     # A strided import is a fresh copy that this tensor alone owns.
     t = tftensor.from_dlpack(np.arange(8, dtype=np.float32)[::2])
     assert not t.is_shared
@@ -60,7 +64,7 @@ def test_export_is_read_only_exactly_when_shared():
     assert not t.is_shared
 
 
-def test_dlpack_protocol_arguments():
+def test_dlpack_protocol_arguments() -> None:
     t = tftensor.from_dlpack(np.arange(3, dtype=np.int32))
     assert t.__dlpack_device__() == (1, 0)
     cap = t.__dlpack__(max_version=(1, 0))
@@ -80,9 +84,9 @@ def test_dlpack_protocol_arguments():
         t.__dlpack__(max_version=(1, 0), dl_device=(2, 0))
     assert np.from_dlpack(t, device="cpu").shape == (3,)
     with pytest.raises(ValueError, match="stream"):
-        t.__dlpack__(stream=1)
+        t.__dlpack__(stream=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        tftensor.from_dlpack([1, 2, 3])
+        tftensor.from_dlpack([1, 2, 3])  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize(
@@ -97,7 +101,7 @@ def test_dlpack_protocol_arguments():
         ("bool_strided", lambda: sample(np.bool_, (6,))[::2]),
     ],
 )
-def test_non_compact_arrays_are_copied_correctly(name, make):
+def test_non_compact_arrays_are_copied_correctly(name: str, make: Callable[[], npt.NDArray[Any]]) -> None:
     a = make()
     assert not a.flags.c_contiguous
     before = sys.getrefcount(a)
@@ -108,7 +112,7 @@ def test_non_compact_arrays_are_copied_correctly(name, make):
     np.testing.assert_array_equal(np.from_dlpack(t), a)
 
 
-def test_sliced_rows_are_zero_copy():
+def test_sliced_rows_are_zero_copy() -> None:
     base = sample(np.float32, (6, 4))
     a = base[2:5]
     assert a.flags.c_contiguous
@@ -117,8 +121,9 @@ def test_sliced_rows_are_zero_copy():
     np.testing.assert_array_equal(np.from_dlpack(t), a)
 
 
-def test_zero_size_and_0d():
-    for a in [np.zeros((0, 3), np.float32), np.zeros((2, 0), np.int64), np.zeros(0, np.bool_)]:
+def test_zero_size_and_0d() -> None:
+    empty: list[npt.NDArray[Any]] = [np.zeros((0, 3), np.float32), np.zeros((2, 0), np.int64), np.zeros(0, np.bool_)]
+    for a in empty:
         t = tftensor.from_dlpack(a)
         assert t.shape == a.shape
         b = np.from_dlpack(t)
@@ -132,7 +137,7 @@ def test_zero_size_and_0d():
     assert b.shape == () and b[()] == 3.5
 
 
-def test_misaligned_data_is_copied_aligned():
+def test_misaligned_data_is_copied_aligned() -> None:
     raw = np.zeros(4 * 10 + 1, np.uint8)
     a = raw[1:].view(np.float32)
     a[:] = np.arange(10)
@@ -146,7 +151,7 @@ def test_misaligned_data_is_copied_aligned():
     np.testing.assert_array_equal(np.from_dlpack(t), np.arange(10, dtype=np.float32))
 
 
-def test_numpy_refcount_returns_after_import():
+def test_numpy_refcount_returns_after_import() -> None:
     a = sample(np.float32, (100,))
     before = sys.getrefcount(a)
     t = tftensor.from_dlpack(a)
@@ -160,7 +165,7 @@ def test_numpy_refcount_returns_after_import():
     assert sys.getrefcount(a) == before
 
 
-def test_numpy_producer_dropped_first():
+def test_numpy_producer_dropped_first() -> None:
     a = sample(np.int64, (50,))
     expected = a.copy()
     ref = weakref.ref(a)
@@ -174,7 +179,7 @@ def test_numpy_producer_dropped_first():
     assert ref() is None
 
 
-def test_tftensor_producer_dropped_first_and_last():
+def test_tftensor_producer_dropped_first_and_last() -> None:
     live = tftensor.live_exports()
     t = tftensor.from_dlpack(sample(np.float64, (20,)))
     expected = np.from_dlpack(t).copy()
@@ -205,7 +210,7 @@ def test_tftensor_producer_dropped_first_and_last():
     assert tftensor.live_exports() == live
 
 
-def test_dtypes_numpy_lacks_stay_in_dlpack():
+def test_dtypes_numpy_lacks_stay_in_dlpack() -> None:
     # bfloat16 (14) and the float8 types (24-28): NumPy < 2.5 refuses them,
     # tftensor exchanges them with itself without a copy.
     for enum, name, size in [

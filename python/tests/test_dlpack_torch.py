@@ -1,6 +1,7 @@
 """DLPack exchange with PyTorch, when it is installed (CI does not install it)."""
 
 import gc
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,7 +39,7 @@ for name, tf_name in [
         TORCH_DTYPES.append((getattr(torch, name), tf_name))
 
 
-def torch_sample(dtype):
+def torch_sample(dtype: Any) -> Any:
     x = torch.arange(24, dtype=torch.float32).reshape(2, 3, 4)
     if dtype == torch.bool:
         return x.remainder(3) == 0
@@ -48,7 +49,7 @@ def torch_sample(dtype):
 
 
 @pytest.mark.parametrize("dtype,tf_name", TORCH_DTYPES, ids=[n for _, n in TORCH_DTYPES])
-def test_torch_round_trip_shares_memory(dtype, tf_name):
+def test_torch_round_trip_shares_memory(dtype: Any, tf_name: str) -> None:
     x = torch_sample(dtype)
     t = tftensor.from_dlpack(x)
     assert t.dtype == tf_name
@@ -60,7 +61,7 @@ def test_torch_round_trip_shares_memory(dtype, tf_name):
     assert torch.equal(y.view(torch.uint8), x.view(torch.uint8)) if dtype.itemsize == 1 else torch.equal(y, x)
 
 
-def test_torch_utils_legacy_capsules():
+def test_torch_utils_legacy_capsules() -> None:
     x = torch.arange(6, dtype=torch.float32)
     cap = torch_dlpack.to_dlpack(x)
     t = tftensor.from_dlpack(cap)
@@ -70,7 +71,7 @@ def test_torch_utils_legacy_capsules():
     assert y.tolist() == [0, 1, 2]
 
 
-def test_torch_non_contiguous_and_lifetimes():
+def test_torch_non_contiguous_and_lifetimes() -> None:
     x = torch.arange(12, dtype=torch.float64).reshape(3, 4)
     t = tftensor.from_dlpack(x.t())
     np.testing.assert_array_equal(np.from_dlpack(t), x.t().numpy())

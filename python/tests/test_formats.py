@@ -4,8 +4,10 @@ trips that NumPy reads back."""
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import tftensor
@@ -18,11 +20,11 @@ DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def expected(area, name="expected.json"):
+def expected(area: str, name: str = "expected.json") -> Any:
     return json.loads((DATA / area / name).read_text())
 
 
-def test_load_checkpoint_matches_tensorflow():
+def test_load_checkpoint_matches_tensorflow() -> None:
     exp = expected("checkpoints")["all_dtypes"]
     prefix = str(DATA / "checkpoints" / exp["prefix"])
     ckpt = tftensor.load_checkpoint(prefix)
@@ -43,16 +45,19 @@ def test_load_checkpoint_matches_tensorflow():
     assert a.tobytes().hex() == exp["values"]["dtype/float32"]["hex"]
 
 
-def tftensor_name(tf_python_name):
+def tftensor_name(tf_python_name: str) -> str:
     """TF's Python dtype names (`float32`) as DataTypeString names (`float`)."""
     return {"float32": "float", "float64": "double", "float16": "half"}.get(
         tf_python_name, tf_python_name
     )
 
 
-def test_checkpoint_round_trip(tmp_path):
+def test_checkpoint_round_trip(tmp_path: Path) -> None:
     prefix = str(tmp_path / "model")
-    arrays = {"w": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.array([1, -2], np.int64)}
+    arrays: dict[str, npt.NDArray[Any]] = {
+        "w": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "b": np.array([1, -2], np.int64),
+    }
     tftensor.save_checkpoint(prefix, arrays)
     back = tftensor.load_checkpoint(prefix)
     assert sorted(back) == ["b", "w"]
@@ -61,7 +66,7 @@ def test_checkpoint_round_trip(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["float32", "int64", "bool", "complex128", "uint16", "fortran_f4", "be_float32"])
-def test_load_npy_matches_numpy(name):
+def test_load_npy_matches_numpy(name: str) -> None:
     path = DATA / "npy" / f"{name}.npy"
     want = np.load(path)
     t = tftensor.load_npy(str(path))
@@ -70,7 +75,7 @@ def test_load_npy_matches_numpy(name):
     np.testing.assert_array_equal(got, want)
 
 
-def test_load_npy_of_ml_dtypes_needs_the_dtype():
+def test_load_npy_of_ml_dtypes_needs_the_dtype() -> None:
     path = str(DATA / "npy" / "ml_bfloat16.npy")
     # The hint names this front's option, not the Rust API (read_npy_as).
     with pytest.raises(ValueError, match="npy_dtype=") as e:
@@ -82,7 +87,7 @@ def test_load_npy_of_ml_dtypes_needs_the_dtype():
         tftensor.load_npy(path, dtype="bfloat17")
 
 
-def test_save_npy_is_np_save(tmp_path):
+def test_save_npy_is_np_save(tmp_path: Path) -> None:
     a = np.arange(12, dtype=np.float64).reshape(3, 4)
     tftensor.save_npy(str(tmp_path / "ours.npy"), a)
     np.save(tmp_path / "numpy.npy", a)
@@ -91,7 +96,7 @@ def test_save_npy_is_np_save(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["arrays.npz", "arrays_compressed.npz"])
-def test_load_npz_matches_numpy(name):
+def test_load_npz_matches_numpy(name: str) -> None:
     path = DATA / "npy" / name
     exp = expected("npy", "npz_expected.json")["arrays"]
     with np.load(path) as want:
@@ -110,15 +115,15 @@ def test_load_npz_matches_numpy(name):
 
 
 @pytest.mark.parametrize("compressed", [False, True])
-def test_save_npz_reads_in_numpy(tmp_path, compressed):
-    arrays = {"x": np.arange(5, dtype=np.int32), "y": np.eye(2)}
+def test_save_npz_reads_in_numpy(tmp_path: Path, compressed: bool) -> None:
+    arrays: dict[str, npt.NDArray[Any]] = {"x": np.arange(5, dtype=np.int32), "y": np.eye(2)}
     tftensor.save_npz(str(tmp_path / "a.npz"), arrays, compressed=compressed)
     with np.load(tmp_path / "a.npz") as back:
         for key, a in arrays.items():
             np.testing.assert_array_equal(back[key], a)
 
 
-def test_safetensors_fixtures_and_round_trip(tmp_path):
+def test_safetensors_fixtures_and_round_trip(tmp_path: Path) -> None:
     exp = expected("safetensors")["all_dtypes"]
     got = tftensor.load_safetensors(str(DATA / "safetensors" / "all_dtypes.safetensors"))
     assert list(got) == exp["order"]
@@ -134,7 +139,7 @@ def test_safetensors_fixtures_and_round_trip(tmp_path):
 
 
 @pytest.mark.parametrize("suffix,compression", [("", ""), (".zlib", "ZLIB"), (".gzip", "GZIP")])
-def test_tfrecord_tensors_match_tensorflow(suffix, compression):
+def test_tfrecord_tensors_match_tensorflow(suffix: str, compression: str) -> None:
     exp = expected("tfrecord", "tensors.json")["records"]
     tensors = tftensor.read_tensors(str(DATA / "tfrecord" / f"tensors{suffix}.tfrecord"), compression)
     assert len(tensors) == len(exp)
@@ -146,7 +151,7 @@ def test_tfrecord_tensors_match_tensorflow(suffix, compression):
     assert [r.hex() for r in records] == [w["record_hex"] for w in exp]
 
 
-def test_tfrecord_raw_records_and_round_trip(tmp_path):
+def test_tfrecord_raw_records_and_round_trip(tmp_path: Path) -> None:
     exp = expected("tfrecord", "raw.json")["records"]
     records = tftensor.read_records(str(DATA / "tfrecord" / "raw.tfrecord"))
     assert len(records) == len(exp)
@@ -155,7 +160,7 @@ def test_tfrecord_raw_records_and_round_trip(tmp_path):
             assert r.hex() == want["hex"]
         else:
             assert len(r) == want["len"]
-    arrays = [np.arange(3, dtype=np.float32), np.array([[1, 2]], np.int64)]
+    arrays: list[npt.NDArray[Any]] = [np.arange(3, dtype=np.float32), np.array([[1, 2]], np.int64)]
     path = str(tmp_path / "t.tfrecord")
     tftensor.write_tensors(path, arrays, "GZIP")
     back = tftensor.read_tensors(path, compression="GZIP")
@@ -165,7 +170,7 @@ def test_tfrecord_raw_records_and_round_trip(tmp_path):
         tftensor.read_records(path, "LZ4")
 
 
-def test_tfrecord_examples_match_tensorflow():
+def test_tfrecord_examples_match_tensorflow() -> None:
     exp = expected("tfrecord", "examples.json")["records"]
     examples = tftensor.read_examples(str(DATA / "tfrecord" / "examples.tfrecord"))
     assert len(examples) == len(exp)
@@ -179,7 +184,7 @@ def test_tfrecord_examples_match_tensorflow():
                 assert np.from_dlpack(t).view(np.uint32).tolist() == feature["f32_bits"]
 
 
-def test_missing_files_raise_with_the_filename():
+def test_missing_files_raise_with_the_filename() -> None:
     with pytest.raises(FileNotFoundError) as e:
         tftensor.load_npy("/nonexistent/x.npy")
     assert e.value.filename == "/nonexistent/x.npy"
@@ -188,7 +193,7 @@ def test_missing_files_raise_with_the_filename():
     assert e.value.filename == "/nonexistent/model"
 
 
-def test_read_examples_refuses_sequence_examples_by_name():
+def test_read_examples_refuses_sequence_examples_by_name() -> None:
     """Issue 35, fault 2: record 0 of a SequenceExample file came back as its
     context alone (['c']), its feature_lists dropped without a word."""
     path = DATA / "arrow" / "sequence.tfrecord"

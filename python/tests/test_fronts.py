@@ -6,6 +6,8 @@ import json
 import os
 import pathlib
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,11 +19,11 @@ README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 DEPRECATED = [
     "load_npy", "save_npy", "load_npz", "save_npz", "load_safetensors", "save_safetensors",
-    "load_checkpoint", "save_checkpoint", "read_tensors", "write_tensors",
+    "load_checkpoint", "save_checkpoint", "read_tensors", "write_tensors", "read_examples",
 ]
 
 
-def test_copy_converts_and_reports_progress_inside_a_big_tensor(tmp_path):
+def test_copy_converts_and_reports_progress_inside_a_big_tensor(tmp_path: pathlib.Path) -> None:
     src, dst = tmp_path / "big.npy", tmp_path / "big.tfrecord.gz"
     big = np.zeros(6 << 20, np.uint8)
     np.save(src, big)
@@ -38,7 +40,7 @@ def test_copy_converts_and_reports_progress_inside_a_big_tensor(tmp_path):
     assert np.array_equal(np.asarray(back["0"]), big)
 
 
-def test_copy_selects_skips_and_names_missing_tensors(tmp_path):
+def test_copy_selects_skips_and_names_missing_tensors(tmp_path: pathlib.Path) -> None:
     ckpt = str(DATA / "checkpoints" / "tf2_keras")
     out = tmp_path / "w.safetensors"
     report = tftensor.copy(ckpt, str(out), progress=False, skip_unsupported=True)
@@ -51,7 +53,7 @@ def test_copy_selects_skips_and_names_missing_tensors(tmp_path):
     assert not (tmp_path / "y.safetensors").exists()
 
 
-def test_errors_carry_their_fields():
+def test_errors_carry_their_fields() -> None:
     with pytest.raises(FileNotFoundError) as e:
         tftensor.open("/nonexistent/w.npz")
     assert e.value.filename == "/nonexistent/w.npz"
@@ -59,22 +61,22 @@ def test_errors_carry_their_fields():
         tftensor.load("/nonexistent/ckpt-3")
     assert e.value.filename == "/nonexistent/ckpt-3"
     # A file no format claims names the formats tried.
-    with pytest.raises(ValueError, match="not a format tftensor reads") as e:
+    with pytest.raises(ValueError, match="not a format tftensor reads") as unknown:
         tftensor.open(str(README))
-    assert "npy" in str(e.value)
+    assert "npy" in str(unknown.value)
     # A missing tensor is a missing key, not a missing file.
     with pytest.raises(KeyError):
         tftensor.open(str(DATA / "checkpoints" / "tf2_keras"))["nope"]
 
 
-def test_os_errors_name_the_file(tmp_path):
+def test_os_errors_name_the_file(tmp_path: pathlib.Path) -> None:
     with pytest.raises(OSError) as e:
         tftensor.save(str(tmp_path / "no" / "such" / "dir" / "w.npz"), {"a": np.zeros(1)})
     assert e.value.filename is not None
 
 
 @pytest.mark.parametrize("name", DEPRECATED)
-def test_per_format_names_are_deprecated_aliases(name, tmp_path):
+def test_per_format_names_are_deprecated_aliases(name: str, tmp_path: pathlib.Path) -> None:
     fn = getattr(tftensor, name)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -95,7 +97,7 @@ def test_per_format_names_are_deprecated_aliases(name, tmp_path):
     assert "use tftensor." in str(warned[0].message)
 
 
-def test_the_readme_lists_the_deprecated_names_once():
+def test_the_readme_lists_the_deprecated_names_once() -> None:
     text = README.read_text()
     section = text.split("## Deprecated names", 1)[1].split("\n## ", 1)[0]
     for name in DEPRECATED:
@@ -103,7 +105,7 @@ def test_the_readme_lists_the_deprecated_names_once():
         assert text.count(f"`{name}") == section.count(f"`{name}"), name
 
 
-def test_formats_are_the_librarys_rows():
+def test_formats_are_the_librarys_rows() -> None:
     rows = tftensor.formats()
     names = [name for name, _, _ in rows]
     assert {"checkpoint", "npy", "npz", "safetensors", "tfrecord", "keras", "events"} <= set(names)
@@ -111,7 +113,7 @@ def test_formats_are_the_librarys_rows():
     assert ("npz", ["npz"], True) in rows
 
 
-def test_save_compresses_and_keeps_metadata(tmp_path):
+def test_save_compresses_and_keeps_metadata(tmp_path: pathlib.Path) -> None:
     a = {"z": np.zeros(4096, np.float32)}
     tftensor.save(str(tmp_path / "plain.npz"), a)
     tftensor.save(str(tmp_path / "small.npz"), a, compression="ZLIB")
@@ -123,7 +125,7 @@ def test_save_compresses_and_keeps_metadata(tmp_path):
     assert np.array_equal(np.asarray(tftensor.load(str(tmp_path / "t.tfrecord"))["0"]), a["z"])
 
 
-def plain(v):
+def plain(v: Any) -> Any:
     if isinstance(v, bytes):
         return "b:" + v.hex()
     if isinstance(v, list):
@@ -131,7 +133,7 @@ def plain(v):
     return v
 
 
-def test_sequence_features_from_plain_dicts_match_tensorflow():
+def test_sequence_features_from_plain_dicts_match_tensorflow() -> None:
     """Issue 35, fault 5: specs without TensorFlow, and the sequence parse,
     against tf.io.parse_sequence_example's output on the same records."""
     pa = pytest.importorskip("pyarrow")
@@ -170,11 +172,11 @@ def test_sequence_features_from_plain_dicts_match_tensorflow():
         tftensor.decode_examples(records, sequence_features={"tok": sequence["tok"]})
 
 
-def test_dict_and_object_specs_are_the_same_spec():
+def test_dict_and_object_specs_are_the_same_spec() -> None:
     pa = pytest.importorskip("pyarrow")
 
     class FixedLenFeature:
-        def __init__(self, shape, dtype, default_value=None):
+        def __init__(self, shape: Sequence[int], dtype: str, default_value: float | None = None) -> None:
             self.shape, self.dtype, self.default_value = shape, dtype, default_value
 
     path = str(DATA / "arrow" / "spec.tfrecord")
@@ -186,7 +188,7 @@ def test_dict_and_object_specs_are_the_same_spec():
         tftensor.read_examples_arrow(path, spec={"ff": {"type": "Dense", "dtype": "float32"}})
 
 
-def test_the_stream_has_one_schema_from_the_files():
+def test_the_stream_has_one_schema_from_the_files() -> None:
     pa = pytest.importorskip("pyarrow")
     # Two files with different features: every batch has every column.
     paths = [str(DATA / "arrow" / "kinds.tfrecord"), str(DATA / "arrow" / "spec.tfrecord")]

@@ -11,7 +11,7 @@ import tftensor
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 
 
-def test_open_is_lazy_and_lists_from_headers():
+def test_open_is_lazy_and_lists_from_headers() -> None:
     src = tftensor.open(DATA / "checkpoints" / "tf2_keras")
     assert src.format == "checkpoint"
     assert "step/.ATTRIBUTES/VARIABLE_VALUE" in src
@@ -24,7 +24,7 @@ def test_open_is_lazy_and_lists_from_headers():
     assert list(src) == src.keys() and len(src) == len(src.keys())
 
 
-def test_load_and_save_round_trip_every_format(tmp_path):
+def test_load_and_save_round_trip_every_format(tmp_path: Path) -> None:
     t = {"w": np.arange(6, dtype=np.float32).reshape(2, 3)}
     for name in ["a.npz", "a.safetensors", "ckpt/model", "a.npy", "a.pb", "a.tfrecord"]:
         path = tmp_path / name
@@ -36,7 +36,7 @@ def test_load_and_save_round_trip_every_format(tmp_path):
         assert np.array_equal(np.asarray(value), t["w"]), name
 
 
-def test_save_format_overrides_the_name(tmp_path):
+def test_save_format_overrides_the_name(tmp_path: Path) -> None:
     p = tmp_path / "weights.bin"
     tftensor.save(p, {"x": np.ones(3, np.int64)}, format="safetensors")
     assert tftensor.open(p).format == "safetensors"
@@ -44,7 +44,7 @@ def test_save_format_overrides_the_name(tmp_path):
         tftensor.save(p, {}, format="xls")
 
 
-def test_safetensors_metadata_is_exposed(tmp_path):
+def test_safetensors_metadata_is_exposed(tmp_path: Path) -> None:
     p = tmp_path / "m.safetensors"
     pytest.importorskip("safetensors")
     from safetensors.numpy import save_file
@@ -53,21 +53,21 @@ def test_safetensors_metadata_is_exposed(tmp_path):
     assert tftensor.open(p).metadata == {"format": "np"}
 
 
-def test_opaque_npy_members_name_the_python_option():
+def test_opaque_npy_members_name_the_python_option() -> None:
     with pytest.raises(ValueError, match="npy_dtype="):
         tftensor.open(DATA / "npy" / "arrays.npz")
     src = tftensor.open(DATA / "npy" / "arrays.npz", npy_dtype="bfloat16")
     assert dict((n, d) for n, d, _, _ in src.entries())["bf"] == "bfloat16"
 
 
-def test_gzip_tfrecords_need_no_compression_argument():
+def test_gzip_tfrecords_need_no_compression_argument() -> None:
     # It used to report a checksum error without compression="GZIP".
     plain = list(tftensor.load(str(DATA / "tfrecord" / "tensors.tfrecord")).values())
     gz = list(tftensor.load(str(DATA / "tfrecord" / "tensors.gzip.tfrecord")).values())
     assert len(gz) == len(plain) and all(a == b for a, b in zip(gz, plain))
 
 
-def test_asarray_is_the_values_zero_copy_and_read_only():
+def test_asarray_is_the_values_zero_copy_and_read_only() -> None:
     t = tftensor.from_dlpack(np.arange(4, dtype=np.int32))
     a = np.asarray(t)
     assert a.dtype == np.int32 and a.tolist() == [0, 1, 2, 3]
@@ -82,7 +82,7 @@ def test_asarray_is_the_values_zero_copy_and_read_only():
     assert t.numpy().tolist() == t.tolist() == [0, 1, 2, 3]
 
 
-def test_strings_become_bytes():
+def test_strings_become_bytes() -> None:
     src = tftensor.open(DATA / "tfrecord" / "examples.tfrecord")
     name = src["0/name"]
     assert name.tolist() == [b"cat"]
@@ -92,7 +92,7 @@ def test_strings_become_bytes():
         np.asarray(name, copy=False)
 
 
-def test_keras_graphdef_and_events_load_through_the_same_layer():
+def test_keras_graphdef_and_events_load_through_the_same_layer() -> None:
     weights = tftensor.load(DATA / "keras" / "seq.keras")
     assert "layers/dense/vars/0" in weights
     consts = tftensor.load(DATA / "saved_model" / "frozen_v2.pb")
@@ -101,7 +101,7 @@ def test_keras_graphdef_and_events_load_through_the_same_layer():
     assert series.format == "events" and "train/metric/steps" in series
 
 
-def test_saved_model_signatures_without_tensorflow():
+def test_saved_model_signatures_without_tensorflow() -> None:
     sm = tftensor.saved_model(DATA / "saved_model" / "module")
     sigs = sm.signatures["serve"]
     assert "serving_default" in sigs
@@ -111,7 +111,7 @@ def test_saved_model_signatures_without_tensorflow():
     )[0]
 
 
-def test_read_events_and_summary_writer_round_trip(tmp_path):
+def test_read_events_and_summary_writer_round_trip(tmp_path: Path) -> None:
     w = tftensor.SummaryWriter(tmp_path)
     for step in range(3):
         w.add_scalar("loss", 1.0 / (step + 1), step)
@@ -123,7 +123,7 @@ def test_read_events_and_summary_writer_round_trip(tmp_path):
     assert any(v["tag"] == "note" for v in values)
 
 
-def test_tflite_quantization_and_dequantize():
+def test_tflite_quantization_and_dequantize() -> None:
     src = tftensor.open(DATA / "tflite" / "int8.tflite")
     assert src.format == "tflite"
     q = src.quantization["MatMul"]

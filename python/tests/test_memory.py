@@ -7,6 +7,7 @@ RAM and of temp disk; Linux only (reads /proc/self/status)."""
 import gc
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def rss():
+def rss() -> int:
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
@@ -30,7 +31,7 @@ def rss():
     raise AssertionError("no VmRSS")
 
 
-def write_npy(path, nbytes):
+def write_npy(path: Path, nbytes: int) -> None:
     """float32 zeros, written in 8 MiB pieces (nothing lasting in memory)."""
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % (nbytes // 4)
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
@@ -41,7 +42,7 @@ def write_npy(path, nbytes):
             f.write(zeros)
 
 
-def load_and_drop(path, start):
+def load_and_drop(path: Path, start: int) -> None:
     tensors = tftensor.load(str(path))
     (tensor,) = tensors.values()
     assert tensor.shape == (GIB // 4,)
@@ -51,7 +52,7 @@ def load_and_drop(path, start):
     assert rss() >= start + GIB - SLACK, "the pool keeps the dropped read"
 
 
-def test_a_dropped_gib_goes_back_on_release_memory_and_by_itself(tmp_path):
+def test_a_dropped_gib_goes_back_on_release_memory_and_by_itself(tmp_path: Path) -> None:
     path = tmp_path / "1gib.npy"
     write_npy(path, GIB)
     gc.collect()

@@ -8,6 +8,8 @@ import pathlib
 import pickle
 import socket
 import struct
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -18,9 +20,10 @@ FIXTURE = DATA / "tfrecord" / "idx" / "records.tfrecord"
 IDX = DATA / "tfrecord" / "idx" / "records.idx"
 
 
-def records(path):
+def records(path: pathlib.Path) -> list[bytes]:
     """The records of an uncompressed TFRecord file, read plainly."""
-    out, data, pos = [], path.read_bytes(), 0
+    out: list[bytes] = []
+    data, pos = path.read_bytes(), 0
     while pos < len(data):
         (n,) = struct.unpack_from("<Q", data, pos)
         out.append(data[pos + 12 : pos + 12 + n])
@@ -28,7 +31,7 @@ def records(path):
     return out
 
 
-def test_records_by_number():
+def test_records_by_number() -> None:
     want = records(FIXTURE)
     for f in [tftensor.RecordFile(FIXTURE), tftensor.RecordFile(str(FIXTURE), index=str(IDX))]:
         assert len(f) == len(want)
@@ -42,7 +45,7 @@ def test_records_by_number():
     assert g[4] == want[4]
 
 
-def test_index_files_and_gzip(tmp_path):
+def test_index_files_and_gzip(tmp_path: pathlib.Path) -> None:
     f = tftensor.RecordFile(FIXTURE)
     f.save_index(tmp_path / "a.idx")
     assert (tmp_path / "a.idx").read_text() == IDX.read_text()
@@ -50,14 +53,14 @@ def test_index_files_and_gzip(tmp_path):
         tftensor.RecordFile(DATA / "tfrecord" / "raw.gzip.tfrecord")
 
 
-def test_torch_dataloader():
+def test_torch_dataloader() -> None:
     torch = pytest.importorskip("torch")
     f = tftensor.RecordFile(FIXTURE)
     loader = torch.utils.data.DataLoader(f, batch_size=None, shuffle=True, num_workers=2)
     assert sorted(bytes(b) for b in loader) == sorted(records(FIXTURE))
 
 
-def test_grain_source():
+def test_grain_source() -> None:
     grain = pytest.importorskip("grain")
     f = tftensor.RecordFile(FIXTURE)
     ds = grain.MapDataset.source(f).shuffle(seed=1)
@@ -65,7 +68,7 @@ def test_grain_source():
 
 
 @pytest.fixture(scope="module")
-def s3():
+def s3() -> Iterator[Any]:
     """moto on 127.0.0.1, with the environment pointing at it."""
     server = pytest.importorskip("moto.server")
     with socket.socket() as s:
@@ -85,7 +88,7 @@ def s3():
     import boto3
 
     client = boto3.client("s3", endpoint_url=env["AWS_ENDPOINT_URL"])
-    client.create_bucket(Bucket="py")
+    client.create_bucket(Bucket="tftensor-py")
     yield client
     for k, v in old.items():
         if v is None:
@@ -95,25 +98,25 @@ def s3():
     moto.stop()
 
 
-def test_record_files_and_tensors_in_s3(s3):
-    s3.put_object(Bucket="py", Key="r/records.tfrecord", Body=FIXTURE.read_bytes())
-    f = tftensor.RecordFile("s3://py/r/records.tfrecord")
+def test_record_files_and_tensors_in_s3(s3: Any) -> None:
+    s3.put_object(Bucket="tftensor-py", Key="r/records.tfrecord", Body=FIXTURE.read_bytes())
+    f = tftensor.RecordFile("s3://tftensor-py/r/records.tfrecord")
     assert [f[i] for i in range(len(f))] == records(FIXTURE)
-    f.save_index("s3://py/r/records.tfrecord.idx")
-    body = s3.get_object(Bucket="py", Key="r/records.tfrecord.idx")["Body"].read()
+    f.save_index("s3://tftensor-py/r/records.tfrecord.idx")
+    body = s3.get_object(Bucket="tftensor-py", Key="r/records.tfrecord.idx")["Body"].read()
     assert body == IDX.read_bytes()
-    g = tftensor.RecordFile("s3://py/r/records.tfrecord", index="s3://py/r/records.tfrecord.idx")
+    g = tftensor.RecordFile("s3://tftensor-py/r/records.tfrecord", index="s3://tftensor-py/r/records.tfrecord.idx")
     assert g[5] == f[5]
-    with pytest.raises(FileNotFoundError, match="s3://py/r/none.tfrecord"):
-        tftensor.RecordFile("s3://py/r/none.tfrecord")
+    with pytest.raises(FileNotFoundError, match="s3://tftensor-py/r/none.tfrecord"):
+        tftensor.RecordFile("s3://tftensor-py/r/none.tfrecord")
 
 
-def test_examples_arrow_from_s3(s3):
+def test_examples_arrow_from_s3(s3: Any) -> None:
     pa = pytest.importorskip("pyarrow")
     for name in ["examples.tfrecord", "examples.gzip.tfrecord"]:
-        s3.put_object(Bucket="py", Key=f"ex/{name}", Body=(DATA / "tfrecord" / name).read_bytes())
+        s3.put_object(Bucket="tftensor-py", Key=f"ex/{name}", Body=(DATA / "tfrecord" / name).read_bytes())
     local = pa.RecordBatchReader.from_stream(tftensor.read_examples_arrow(str(DATA / "tfrecord" / "examples.tfrecord"))).read_all()
-    remote = pa.RecordBatchReader.from_stream(tftensor.read_examples_arrow("s3://py/ex/examples.tfrecord")).read_all()
+    remote = pa.RecordBatchReader.from_stream(tftensor.read_examples_arrow("s3://tftensor-py/ex/examples.tfrecord")).read_all()
     assert remote.equals(local)
-    gz = tftensor.read_examples_arrow("s3://py/ex/*.gzip.tfrecord", compression="GZIP")
+    gz = tftensor.read_examples_arrow("s3://tftensor-py/ex/*.gzip.tfrecord", compression="GZIP")
     assert pa.RecordBatchReader.from_stream(gz).read_all().equals(local)

@@ -6,6 +6,6 @@ import gc
 import tftensor
 
 
-def test_no_export_outlives_its_consumers():
+def test_no_export_outlives_its_consumers() -> None:
     gc.collect()
     assert tftensor.live_exports() == 0
