@@ -4,6 +4,7 @@
 //! in a child process of its own (`servers::run_child`), so tests with
 //! different endpoints and timeouts run side by side.
 
+mod counts;
 mod faults;
 mod reads;
 mod servers;
