@@ -35,6 +35,15 @@ struct Known {
     head: Option<Bytes>,
 }
 
+/// What a look at a key found.
+enum Looked {
+    File(Known),
+    Nothing,
+    /// The server answered with an error of its own (5xx, after
+    /// retries).
+    ServerError(Error),
+}
+
 /// A bucket of an object store, or an HTTP origin.
 #[derive(Debug)]
 pub(crate) struct RemoteStore {
@@ -70,9 +79,9 @@ impl RemoteStore {
         }
     }
 
-    /// A GET of `key`'s first bytes: its length and head, `None` when
-    /// there is no such object.
-    fn look(&self, key: &str) -> Result<Option<Known>> {
+    /// A GET of `key`'s first bytes: its length and head, or nothing
+    /// there, or an error the server answered.
+    fn look(&self, key: &str) -> Result<Looked> {
         let path = self.path(key)?;
         let client = &self.client;
         let fut = within(client.budget, async {
@@ -111,7 +120,14 @@ impl RemoteStore {
                 Err(e) => Err(Fault::Request(e)),
             }
         });
-        named(&self.id(key), runtime::block_on(fut)?)
+        Ok(match runtime::block_on(fut)? {
+            Ok(Some(known)) => Looked::File(known),
+            Ok(None) => Looked::Nothing,
+            Err(Fault::Request(e)) if super::retry::status(&e).is_some_and(|s| s >= 500) => {
+                Looked::ServerError(super::retry::error(&self.id(key), Fault::Request(e)))
+            }
+            Err(f) => return Err(super::retry::error(&self.id(key), f)),
+        })
     }
 
     /// Lists `key` as a raw prefix (one page): whether `key/` holds
@@ -272,10 +288,19 @@ impl Store for RemoteStore {
             }
         } else {
             match self.look(key)? {
-                Some(k) => k,
-                None => Known {
+                Looked::File(known) => known,
+                Looked::Nothing => Known {
                     stat: self.look_around(key)?,
                     head: None,
+                },
+                // Some servers fail a GET of a folder (s3s-fs answers
+                // 500): a listing tells; anything else is the error.
+                Looked::ServerError(e) => match self.look_around(key) {
+                    Ok(Stat::Dir) => Known {
+                        stat: Stat::Dir,
+                        head: None,
+                    },
+                    _ => return Err(e),
                 },
             }
         };
