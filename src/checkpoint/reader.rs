@@ -294,13 +294,16 @@ impl BundleReader {
         })?;
         let index = index::parse(&blob.read_all()?, blob.id())?;
         let n = index.num_shards;
-        let shards = index
+        let keys: Vec<(i32, String)> = index
             .shards
             .iter()
-            .map(|&id| {
-                let key = data_key(prefix, id, n);
-                (id, Shard::open(store.id(&key), open_shard(&key)))
-            })
+            .map(|&id| (id, data_key(prefix, id, n)))
+            .collect();
+        // A remote store learns every shard's length in one listing.
+        store.prepare_open(&keys.iter().map(|(_, k)| k.clone()).collect::<Vec<_>>());
+        let shards = keys
+            .into_iter()
+            .map(|(id, key)| (id, Shard::open(store.id(&key), open_shard(&key))))
             .collect();
         Ok(Self::new(index, store.id(prefix), shards))
     }

@@ -94,6 +94,24 @@ pub trait Store: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Says that the files at `keys` (neighbours, such as a checkpoint's
+    /// shards) are about to be opened, so a store that pays per request
+    /// can learn their lengths together: a remote store lists their
+    /// common prefix once instead of asking for each. Nothing is
+    /// reported: a key still unknown is asked for when opened. The local
+    /// file system does nothing.
+    ///
+    /// ```
+    /// use tftensor::io::{LocalFs, Store};
+    /// let fs = LocalFs::new();
+    /// fs.prepare_open(&["tests/data/npy/float32.npy".to_owned()]);
+    /// assert_eq!(fs.open("tests/data/npy/float32.npy")?.len(), 152);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn prepare_open(&self, keys: &[String]) {
+        let _ = keys;
+    }
+
     /// The items directly in the folder `key`, sorted by name.
     ///
     /// # Errors

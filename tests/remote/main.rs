@@ -1,11 +1,14 @@
 //! `s3://`, `gs://` and `http://` reads and writes against real servers on
-//! 127.0.0.1 (moto, a counting fault-injecting proxy, a small `Range`
-//! server), started by the tests. Each test sets its store's environment
+//! 127.0.0.1 (moto; s3s-fs, a second S3 server, for the reads, counts and
+//! writes; a counting fault-injecting proxy; a small `Range` server),
+//! started by the tests. Each test sets its store's environment
 //! in a child process of its own (`servers::run_child`), so tests with
 //! different endpoints and timeouts run side by side.
 
+mod counts;
 mod faults;
 mod reads;
+mod second;
 mod servers;
 mod writes;
 

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use tftensor::io::{self, Checksum, CreateOptions, Format, RangeRead, Stat, Store};
 use tftensor::{Error, ErrorKind};
 
-use super::servers::{self, Proxy, child, make_bucket, moto, put_object, run_child, s3_env};
+use super::servers::{
+    self, Proxy, S3Server, child, make_bucket, moto, put_object, run_child, s3_env,
+};
 use super::{data, pattern};
 
 const BIG: usize = (20 << 20) + 100;
@@ -104,7 +106,14 @@ fn objects_are_read_by_range_listed_and_globbed() {
         );
         return;
     }
-    let Some(m) = moto() else { return };
+    if let Some(m) = moto() {
+        objects_are_read_on(m);
+    }
+}
+
+/// The parent of [`objects_are_read_by_range_listed_and_globbed`] on
+/// `m`.
+pub fn objects_are_read_on(m: &S3Server) {
     make_bucket(m, "reads", false);
     put_object(m, "reads", "data.bin", &pattern(BIG, 1), false);
     put_object(m, "reads", "empty.bin", b"", false);
@@ -126,8 +135,17 @@ fn objects_are_read_by_range_listed_and_globbed() {
     // a block at 9 MiB, three parts of the whole, and the range at the end.
     assert_eq!(big_gets.len(), 1 + 1 + 3 + 1, "{big_gets:#?}");
     // Missing keys are 404s (a look, then one listing), the empty object
-    // a 416 (then a HEAD); nothing failed.
-    assert!(seen.iter().all(|r| r.status < 500), "{seen:#?}");
+    // a 416 (then a HEAD); nothing failed, but s3s-fs's GET of a folder
+    // (a 500, retried; a listing then tells it is a folder).
+    let folder = |r: &&servers::Seen| m.name == "s3s-fs" && r.target == "/reads/dir";
+    assert!(
+        seen.iter().all(|r| r.status < 500 || folder(&r)),
+        "{seen:#?}"
+    );
+    assert!(
+        seen.iter().filter(folder).count() <= 4,
+        "a failed look is not followed by HEADs: {seen:#?}"
+    );
 }
 
 #[test]
@@ -155,7 +173,12 @@ fn missing_objects_and_buckets_are_not_found_naming_the_url() {
         );
         return;
     }
-    let Some(m) = moto() else { return };
+    if let Some(m) = moto() {
+        missing_objects_on(m);
+    }
+}
+
+pub fn missing_objects_on(m: &S3Server) {
     make_bucket(m, "reads2", false);
     put_object(m, "reads2", "dir/x", b"x", false);
     run_child(
@@ -175,7 +198,12 @@ fn a_safetensors_header_takes_one_request() {
         assert!(header.starts_with(b"{"));
         return;
     }
-    let Some(m) = moto() else { return };
+    if let Some(m) = moto() {
+        safetensors_header_on(m);
+    }
+}
+
+pub fn safetensors_header_on(m: &S3Server) {
     make_bucket(m, "safet", false);
     let file = std::fs::read_dir(data("safetensors"))
         .unwrap()
@@ -310,7 +338,13 @@ fn tfrecords_by_number_take_one_request_each_and_streams_read_ahead() {
         assert!(got == big, "the stream's bytes equal the object's");
         return;
     }
-    let Some(m) = moto() else { return };
+    if let Some(m) = moto() {
+        tfrecords_on(m);
+    }
+}
+
+pub fn tfrecords_on(m: &S3Server) {
+    let fixture = data("tfrecord/idx/records.tfrecord");
     make_bucket(m, "records", false);
     put_object(
         m,

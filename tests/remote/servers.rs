@@ -1,5 +1,6 @@
 //! Servers for the remote tests, all on 127.0.0.1 and started by the
-//! tests themselves: moto (S3 and GCS's XML API, in Python), a proxy in
+//! tests themselves: moto (S3 and GCS's XML API, in Python), s3s-fs (a
+//! second S3 server, in Rust), a proxy in
 //! front of it that counts requests and bytes and injects faults, and a
 //! small HTTP server with `Range` support. A test whose server cannot
 //! start prints why and skips, unless `TFTENSOR_REQUIRE_SERVERS=1` (CI),
@@ -69,10 +70,17 @@ fn moto_python() -> Option<PathBuf> {
     })
 }
 
-/// A running moto server; it exits when this process does (a watchdog
-/// thread in it polls its parent).
-pub struct Moto {
+/// An S3 server on 127.0.0.1, started by the tests: moto, or s3s-fs (a
+/// folder served by the s3s crate), so the reads are not tuned to one
+/// server. Either exits when this process does: a watchdog in Python
+/// polls its parent.
+pub struct S3Server {
     pub port: u16,
+    /// `moto` or `s3s-fs`.
+    pub name: &'static str,
+    /// s3s-fs's folder: its folders are the buckets, their files the
+    /// objects.
+    root: Option<PathBuf>,
     _child: Option<Child>,
 }
 
@@ -87,16 +95,23 @@ from moto.server import main
 main(['-H', '127.0.0.1', '-p', sys.argv[1]])
 ";
 
+/// The process's moto server, once started.
+static MOTO: OnceLock<Option<S3Server>> = OnceLock::new();
+
 /// The process's moto server, started on first use.
-pub fn moto() -> Option<&'static Moto> {
-    static MOTO: OnceLock<Option<Moto>> = OnceLock::new();
+pub fn moto() -> Option<&'static S3Server> {
     MOTO.get_or_init(|| {
         // Children of a test run reach the parent's server.
         if let Some(port) = std::env::var("TFTENSOR_TEST_MOTO_PORT")
             .ok()
             .and_then(|p| p.parse().ok())
         {
-            return Some(Moto { port, _child: None });
+            return Some(S3Server {
+                port,
+                name: "moto",
+                root: None,
+                _child: None,
+            });
         }
         let Some(python) = moto_python() else {
             return unavailable(
@@ -115,13 +130,88 @@ pub fn moto() -> Option<&'static Moto> {
         if !wait_for(port, Duration::from_secs(30)) {
             return unavailable("moto did not listen within 30 s".into());
         }
-        Some(Moto {
+        Some(S3Server {
             port,
+            name: "moto",
+            root: None,
             _child: Some(child),
         })
     })
     .as_ref()
 }
+
+/// The s3s-fs binary: `TFTENSOR_S3S_FS`, else `.s3s/bin/s3s-fs` (made by
+/// `cargo install s3s-fs --version 0.14.1 --locked --features binary
+/// --root .s3s`).
+fn s3s_fs_binary() -> Option<PathBuf> {
+    std::env::var_os("TFTENSOR_S3S_FS")
+        .map(PathBuf::from)
+        .or_else(|| Some(root().join(".s3s/bin/s3s-fs")))
+        .filter(|p| p.is_file())
+}
+
+/// Runs s3s-fs (argv[1..], its folder last) until this process's parent
+/// exits, then removes the folder.
+const WATCHDOG: &str = "import os, shutil, subprocess, sys, time
+parent = os.getppid()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+while os.getppid() == parent and child.poll() is None:
+    time.sleep(0.5)
+child.kill()
+child.wait()
+shutil.rmtree(sys.argv[-1], ignore_errors=True)
+";
+
+/// The process's s3s-fs server on a fresh folder, started on first use.
+/// Without its binary the tests that need it skip (it is a 15-minute
+/// build on two cores), even under `TFTENSOR_REQUIRE_SERVERS=1`, unless
+/// `TFTENSOR_REQUIRE_S3S=1`.
+pub fn s3s_fs() -> Option<&'static S3Server> {
+    static S3S: OnceLock<Option<S3Server>> = OnceLock::new();
+    S3S.get_or_init(|| {
+        let Some(bin) = s3s_fs_binary() else {
+            let why = "no s3s-fs (cargo install s3s-fs --version 0.14.1 --locked --features binary --root .s3s)";
+            if std::env::var("TFTENSOR_REQUIRE_S3S").is_ok_and(|v| v == "1") {
+                panic!("{why} and TFTENSOR_REQUIRE_S3S=1");
+            }
+            eprintln!("skipped: {why}");
+            return None;
+        };
+        let dir = std::env::temp_dir().join(format!("tftensor-s3s-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("s3s-fs's folder");
+        let port = free_port();
+        let (key, secret) = TEST_KEYS;
+        let port_text = port.to_string();
+        let bin_text = bin.to_string_lossy().into_owned();
+        let dir_text = dir.to_string_lossy().into_owned();
+        let args = [
+            "-c", WATCHDOG, &bin_text, "--host", "127.0.0.1", "--port", &port_text,
+            "--access-key", key, "--secret-key", secret, &dir_text,
+        ];
+        let child = Command::new("python3")
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let Ok(child) = child else {
+            return unavailable(format!("{} could not start", bin.display()));
+        };
+        if !wait_for(port, Duration::from_secs(30)) {
+            return unavailable("s3s-fs did not listen within 30 s".into());
+        }
+        Some(S3Server {
+            port,
+            name: "s3s-fs",
+            root: Some(dir),
+            _child: Some(child),
+        })
+    })
+    .as_ref()
+}
+
+/// The access key and secret the test servers take.
+pub const TEST_KEYS: (&str, &str) = ("testing", "testing");
 
 /// One HTTP/1.1 request to 127.0.0.1:`port`; the status and body.
 pub fn request(
@@ -149,14 +239,19 @@ pub fn request(
     (resp.status, resp.body(&all).to_vec())
 }
 
-/// Makes `bucket` in moto (public-read when asked).
-pub fn make_bucket(moto: &Moto, bucket: &str, public: bool) {
+/// Makes `bucket` (public-read when asked: moto only; s3s-fs has no
+/// access control, and serves signed requests only).
+pub fn make_bucket(server: &S3Server, bucket: &str, public: bool) {
+    if let Some(root) = &server.root {
+        std::fs::create_dir_all(root.join(bucket)).unwrap();
+        return;
+    }
     let acl: &[(&str, &str)] = if public {
         &[("x-amz-acl", "public-read")]
     } else {
         &[]
     };
-    let (status, body) = request(moto.port, "PUT", &format!("/{bucket}"), acl, b"");
+    let (status, body) = request(server.port, "PUT", &format!("/{bucket}"), acl, b"");
     assert!(
         status == 200 || status == 409,
         "{status} {}",
@@ -164,15 +259,28 @@ pub fn make_bucket(moto: &Moto, bucket: &str, public: bool) {
     );
 }
 
-/// Puts an object into moto (public-read when its bucket is).
-pub fn put_object(moto: &Moto, bucket: &str, key: &str, data: &[u8], public: bool) {
+/// Puts an object (public-read when its bucket is: moto only). s3s-fs's
+/// objects are written as its files.
+pub fn put_object(server: &S3Server, bucket: &str, key: &str, data: &[u8], public: bool) {
+    if let Some(root) = &server.root {
+        let file = root.join(bucket).join(key);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, data).unwrap();
+        return;
+    }
     let acl: &[(&str, &str)] = if public {
         &[("x-amz-acl", "public-read")]
     } else {
         &[]
     };
-    let (status, body) = request(moto.port, "PUT", &format!("/{bucket}/{key}"), acl, data);
+    let (status, body) = request(server.port, "PUT", &format!("/{bucket}/{key}"), acl, data);
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+}
+
+/// s3s-fs's folder (its files are the objects), for checks of what a
+/// write left there; `None` for moto.
+pub fn files_of(server: &S3Server) -> Option<&Path> {
+    server.root.as_deref()
 }
 
 /// A parsed response head.
@@ -577,7 +685,8 @@ pub fn run_child(name: &str, env: &[(String, String)]) {
     let mut cmd = Command::new(exe);
     cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("TFTENSOR_TEST_CHILD", "1");
-    if let Some(m) = moto() {
+    // A child reaches the parent's moto, when started (never starting it).
+    if let Some(Some(m)) = MOTO.get() {
         cmd.env("TFTENSOR_TEST_MOTO_PORT", m.port.to_string());
     }
     for (k, v) in env {
@@ -605,8 +714,8 @@ pub fn child() -> bool {
 pub fn s3_env(endpoint: &str, extra: &[(&str, &str)]) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = [
         ("AWS_ENDPOINT_URL", endpoint),
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_ACCESS_KEY_ID", TEST_KEYS.0),
+        ("AWS_SECRET_ACCESS_KEY", TEST_KEYS.1),
         ("AWS_REGION", "us-east-1"),
         ("AWS_EC2_METADATA_DISABLED", "true"),
     ]

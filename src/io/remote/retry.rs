@@ -110,8 +110,8 @@ fn timed_out(e: &object_store::Error) -> bool {
 }
 
 /// Whether a failed ranged GET may be the store refusing a range of an
-/// empty object (worth asking the length), rather than a refusal or
-/// silence.
+/// empty object (worth asking the length), rather than a refusal, a
+/// server's own error (5xx, already retried) or silence.
 pub(crate) fn may_be_range(e: &object_store::Error) -> bool {
     use object_store::Error as E;
     !matches!(
@@ -122,6 +122,7 @@ pub(crate) fn may_be_range(e: &object_store::Error) -> bool {
             | E::Precondition { .. }
             | E::NotModified { .. }
     ) && !timed_out(e)
+        && !status(e).is_some_and(|s| s >= 500)
 }
 
 /// The crate's error for `fault` at `url`.

@@ -35,6 +35,15 @@ struct Known {
     head: Option<Bytes>,
 }
 
+/// What a look at a key found.
+enum Looked {
+    File(Known),
+    Nothing,
+    /// The server answered with an error of its own (5xx, after
+    /// retries).
+    ServerError(Error),
+}
+
 /// A bucket of an object store, or an HTTP origin.
 #[derive(Debug)]
 pub(crate) struct RemoteStore {
@@ -70,9 +79,9 @@ impl RemoteStore {
         }
     }
 
-    /// A GET of `key`'s first bytes: its length and head, `None` when
-    /// there is no such object.
-    fn look(&self, key: &str) -> Result<Option<Known>> {
+    /// A GET of `key`'s first bytes: its length and head, or nothing
+    /// there, or an error the server answered.
+    fn look(&self, key: &str) -> Result<Looked> {
         let path = self.path(key)?;
         let client = &self.client;
         let fut = within(client.budget, async {
@@ -111,7 +120,14 @@ impl RemoteStore {
                 Err(e) => Err(Fault::Request(e)),
             }
         });
-        named(&self.id(key), runtime::block_on(fut)?)
+        Ok(match runtime::block_on(fut)? {
+            Ok(Some(known)) => Looked::File(known),
+            Ok(None) => Looked::Nothing,
+            Err(Fault::Request(e)) if super::retry::status(&e).is_some_and(|s| s >= 500) => {
+                Looked::ServerError(super::retry::error(&self.id(key), Fault::Request(e)))
+            }
+            Err(f) => return Err(super::retry::error(&self.id(key), f)),
+        })
     }
 
     /// Lists `key` as a raw prefix (one page): whether `key/` holds
@@ -178,6 +194,64 @@ impl RemoteStore {
         }
         Ok(stat)
     }
+
+    /// Lists the raw prefix `prefix` (up to [`LEARN_PAGES`] pages) and
+    /// learns the length of every object in it; whether the listing was
+    /// complete.
+    fn learn_prefix(&self, prefix: &str) -> Result<bool> {
+        let Some(lister) = &self.client.lister else {
+            return Ok(false);
+        };
+        let client = &self.client;
+        let mut token: Option<String> = None;
+        for _ in 0..LEARN_PAGES {
+            let options = PaginatedListOptions {
+                delimiter: Some("/".into()),
+                max_keys: Some(1000),
+                page_token: token.take(),
+                ..PaginatedListOptions::default()
+            };
+            let fut = within(client.budget, async {
+                lister
+                    .list_paginated(Some(prefix), options)
+                    .await
+                    .map_err(Fault::Request)
+            });
+            let page = named(&self.id(prefix), runtime::block_on(fut)?)?;
+            for o in &page.result.objects {
+                let stat = Stat::File { len: o.size };
+                self.learn(o.location.as_ref(), Known { stat, head: None });
+            }
+            match page.page_token {
+                Some(t) => token = Some(t),
+                None => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The most pages of 1000 keys [`Store::prepare_open`] lists.
+const LEARN_PAGES: usize = 4;
+
+/// The longest common prefix of `keys`, cut at a character boundary.
+fn common_prefix<'a>(keys: &[&'a str]) -> &'a str {
+    let Some((first, rest)) = keys.split_first() else {
+        return "";
+    };
+    let mut n = first.len();
+    for k in rest {
+        n = first
+            .bytes()
+            .zip(k.bytes())
+            .take(n)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    while !first.is_char_boundary(n) {
+        n -= 1;
+    }
+    first.get(..n).unwrap_or("")
 }
 
 impl Store for RemoteStore {
@@ -214,10 +288,19 @@ impl Store for RemoteStore {
             }
         } else {
             match self.look(key)? {
-                Some(k) => k,
-                None => Known {
+                Looked::File(known) => known,
+                Looked::Nothing => Known {
                     stat: self.look_around(key)?,
                     head: None,
+                },
+                // Some servers fail a GET of a folder (s3s-fs answers
+                // 500): a listing tells; anything else is the error.
+                Looked::ServerError(e) => match self.look_around(key) {
+                    Ok(Stat::Dir) => Known {
+                        stat: Stat::Dir,
+                        head: None,
+                    },
+                    _ => return Err(e),
                 },
             }
         };
@@ -253,6 +336,31 @@ impl Store for RemoteStore {
             len,
             head,
         )))
+    }
+
+    /// Several unknown keys: one listing of their common prefix learns
+    /// their lengths (a checkpoint's shards: one request, not one each).
+    /// A key the complete listing lacks is known missing; a failed
+    /// listing (a bucket that may be read but not listed) teaches
+    /// nothing, and each key is asked for when opened.
+    fn prepare_open(&self, keys: &[String]) {
+        let unknown: Vec<&str> = keys
+            .iter()
+            .map(|k| k.as_str())
+            .filter(|k| !k.ends_with('/') && self.known(k).is_none())
+            .collect();
+        if unknown.len() < 2 {
+            return;
+        }
+        let prefix = common_prefix(&unknown).trim_start_matches('/');
+        if let Ok(true) = self.learn_prefix(prefix) {
+            for k in unknown {
+                if self.known(k).is_none() {
+                    let stat = Stat::Missing;
+                    self.learn(k, Known { stat, head: None });
+                }
+            }
+        }
     }
 
     fn list(&self, key: &str) -> Result<Vec<Item>> {
@@ -319,5 +427,20 @@ impl Store for RemoteStore {
             Some((dir, name)) => (dir.to_owned(), name.to_owned()),
             None => (String::new(), key.to_owned()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_prefix;
+
+    #[test]
+    fn common_prefixes_stop_at_the_first_difference() {
+        let shards = ["d/m.data-00000-of-00004", "d/m.data-00003-of-00004"];
+        assert_eq!(common_prefix(&shards), "d/m.data-0000");
+        assert_eq!(common_prefix(&["a/x"]), "a/x");
+        assert_eq!(common_prefix(&[]), "");
+        // Never inside a character: "é" is two bytes that differ last.
+        assert_eq!(common_prefix(&["aé", "aè"]), "a");
     }
 }
