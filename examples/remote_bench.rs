@@ -9,7 +9,8 @@
 //!   every format's large reads take);
 //! - `tensors`: `io::open` and every tensor read (the format's range plan).
 //!
-//! Prints `seconds bytes` on one line.
+//! Prints `seconds bytes` on one line. `convert IN OUT` writes the
+//! bench's files (`io::copy`, as `tftensor convert`).
 
 use std::time::Instant;
 
@@ -17,8 +18,15 @@ use tftensor::io::{self, CreateOptions, Format};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, from, to] = args.as_slice() {
+        if mode == "convert" {
+            let mut src = io::open(from)?;
+            io::copy(src.as_mut(), io::create(to)?, io::CopyOptions::default())?;
+            return Ok(());
+        }
+    }
     let [mode, url] = args.as_slice() else {
-        return Err("usage: remote_bench blob|tensors s3://bucket/key".into());
+        return Err("usage: remote_bench blob|tensors s3://bucket/key, or convert IN OUT".into());
     };
     let start = Instant::now();
     let bytes = match mode.as_str() {

@@ -9,8 +9,8 @@ get_ranges: a plain parallel ranged download of the same bytes).
 Needs `.s3s/bin/s3s-fs` (`cargo install s3s-fs --version 0.14.1 --locked
 --features binary --root .s3s`); makes .venv-bench-remote with numpy,
 safetensors, boto3, s3fs and obstore; builds the tftensor example
-(`remote_bench`), the CLI (to write the checkpoint) and the limit
-(`scripts/remote_limit`), all --release. Rows:
+(`remote_bench`, which also writes the checkpoint from the safetensors
+file) and the limit (`scripts/remote_limit`), both --release. Rows:
 
 - limit: object_store 0.14 get_ranges, 8 MiB ranges, 16 in flight;
 - tftensor blob: tftensor's Blob::read_bytes of the whole object;
@@ -68,10 +68,8 @@ def main():
     a = ap.parse_args()
 
     cargo("build", "--release", "--features", "remote", "--example", "remote_bench")
-    cargo("build", "--release", "-p", "tftensor-cli")
     cargo("build", "--release", "--target-dir", os.path.join(ROOT, "target"), cwd=os.path.join(ROOT, "scripts", "remote_limit"))
     ours = os.path.join(ROOT, "target", "release", "examples", "remote_bench")
-    cli = os.path.join(ROOT, "target", "release", "tftensor")
     limit = os.path.join(ROOT, "target", "release", "remote-limit")
     s3s = os.path.join(ROOT, ".s3s", "bin", "s3s-fs")
 
@@ -89,7 +87,7 @@ def main():
             stderr=subprocess.DEVNULL,
         )
         try:
-            run(a, tmp, port, ours, cli, limit, np, safetensors.numpy)
+            run(a, tmp, port, ours, limit, np, safetensors.numpy)
         finally:
             server.terminate()
             server.wait(10)
@@ -97,7 +95,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run(a, tmp, port, ours, cli, limit, np, st):
+def run(a, tmp, port, ours, limit, np, st):
     endpoint = f"http://127.0.0.1:{port}"
     env = dict(os.environ, AWS_ENDPOINT_URL=endpoint, AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET,
                AWS_REGION="us-east-1", AWS_ALLOW_HTTP="true", AWS_EC2_METADATA_DISABLED="true")
@@ -116,14 +114,14 @@ def run(a, tmp, port, ours, cli, limit, np, st):
     client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
                           aws_access_key_id=KEY, aws_secret_access_key=SECRET)
     # The files: 16 float32 tensors of MiB/16 each; the checkpoint made from
-    # the safetensors file by the CLI.
+    # the safetensors file by tftensor (as `tftensor convert`).
     n = a.mib * (1 << 20) // 4 // 16
     tensors = {f"layer{i:02d}/kernel": np.random.default_rng(i).standard_normal(n, dtype=np.float32) for i in range(16)}
     st_path = os.path.join(tmp, "model.safetensors")
     st.save_file(tensors, st_path)
     ck_dir = os.path.join(tmp, "ckpt")
     os.makedirs(ck_dir)
-    subprocess.check_call([cli, "convert", st_path, os.path.join(ck_dir, "model")])
+    subprocess.check_call([ours, "convert", st_path, os.path.join(ck_dir, "model")])
     client.upload_file(st_path, "bench", "model.safetensors")
     for name in sorted(os.listdir(ck_dir)):
         client.upload_file(os.path.join(ck_dir, name), "bench", f"ckpt/{name}")

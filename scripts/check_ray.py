@@ -3,23 +3,30 @@
 through tftensor and through ray.data.read_tfrecords; same map, same
 aggregate, results asserted equal, end-to-end times compared. Not run by CI.
 
-Set-up (a venv of its own under target/, so git ignores it; TensorFlow is
-there because ray.data.read_tfrecords parses records with tf.train.Example),
-from the repository root:
+Set-up (a venv in the repository, ignored by git; TensorFlow is there
+because ray.data.read_tfrecords parses records with tf.train.Example, and
+writes the shards):
 
-    python3.11 -m venv target/venv-ray
-    target/venv-ray/bin/pip install "ray[data]" pyarrow numpy maturin tensorflow-cpu
-    v=$PWD/target/venv-ray; (cd python && VIRTUAL_ENV=$v PATH=$v/bin:$PATH \\
-        maturin develop --release)
-    target/venv-ray/bin/python scripts/check_ray.py [--shards 16] \\
-        [--records 4000] [--rounds 3] [--dir /tmp/tftensor-ray]
+    python3 -m venv .venv-ray
+    .venv-ray/bin/pip install "ray[data]" pyarrow numpy maturin tensorflow-cpu
+    (cd python && VIRTUAL_ENV=../.venv-ray PATH=../.venv-ray/bin:$PATH maturin develop --release)
+    .venv-ray/bin/python scripts/check_ray.py [--shards 16] [--records 4000] \
+        [--rounds 3] [--dir DIR] [--s3]
 
 It writes the shards once (Criteo-like records: an int64 label, 13 int64
 features I1..I13, 26 bytes features C1..C26, one value each) under --dir
-with TensorFlow's TFRecordWriter, starts a local Ray cluster on this
-machine's CPUs, runs one warm-up round of each pipeline, then --rounds
-rounds in alternating order, and prints the median times, the CPUs Ray
-used and the load average.
+(default: tftensor-ray in the temporary folder) with TensorFlow's
+TFRecordWriter, starts a local Ray cluster on this machine's CPUs, runs
+one warm-up round of each pipeline, then --rounds rounds in alternating
+order, and prints the median times, the CPUs Ray used and the load
+average.
+
+With --s3 the shards are served by an S3 server on 127.0.0.1 (s3s-fs from
+.s3s/bin/s3s-fs, built by `cargo install s3s-fs --version 0.14.1 --locked
+--features binary --root .s3s`), and both pipelines read them as
+s3://tfrecords/... URLs: tftensor configured by the AWS_* environment
+(given to Ray's workers), read_tfrecords through a pyarrow S3FileSystem
+at the same endpoint.
 
 The pipeline: read every shard; per row key = label * 8 + I1 % 8 and
 x = I1 + ... + I13; then groupby(key) with count and sum(x).
@@ -27,8 +34,12 @@ x = I1 + ... + I13; then groupby(key) with count and sum(x).
 
 import argparse
 import os
+import shutil
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from multiprocessing import Pool
 
@@ -114,7 +125,55 @@ def keyed(cols) -> pa.Table:
     return pa.table({"key": key, "x": x})
 
 
-def run(ray, how, paths):
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUCKET = "tfrecords"
+KEY, SECRET = "raykey", "raysecret"
+
+
+class S3sFs:
+    """s3s-fs on 127.0.0.1 serving a temporary folder whose folder
+    BUCKET holds the shards (s3s-fs's objects are its files)."""
+
+    def __init__(self, paths):
+        binary = os.path.join(ROOT, ".s3s", "bin", "s3s-fs")
+        if not os.path.exists(binary):
+            sys.exit(f"--s3 needs {os.path.relpath(binary, ROOT)}: see this script's doc")
+        self.root = tempfile.mkdtemp(prefix="tftensor-ray-s3-")
+        os.makedirs(os.path.join(self.root, BUCKET))
+        for p in paths:
+            shutil.copy(p, os.path.join(self.root, BUCKET, os.path.basename(p)))
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen(
+            [binary, "--host", "127.0.0.1", "--port", str(self.port), "--access-key", KEY,
+             "--secret-key", SECRET, self.root],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.env = {"AWS_ENDPOINT_URL": self.endpoint, "AWS_ACCESS_KEY_ID": KEY,
+                    "AWS_SECRET_ACCESS_KEY": SECRET, "AWS_REGION": "us-east-1",
+                    "AWS_EC2_METADATA_DISABLED": "true"}
+        self.urls = [f"s3://{BUCKET}/{os.path.basename(p)}" for p in paths]
+
+    def filesystem(self):
+        import pyarrow.fs
+
+        return pyarrow.fs.S3FileSystem(access_key=KEY, secret_key=SECRET, region="us-east-1",
+                                       endpoint_override=f"127.0.0.1:{self.port}", scheme="http")
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def run(ray, how, paths, fs=None):
     """One end-to-end run: read, map, aggregate; the result as sorted
     (key, count, sum) and the seconds it took."""
     from ray.data.aggregate import Count, Sum
@@ -125,7 +184,7 @@ def run(ray, how, paths):
         ds = ds.map_batches(read_shards, batch_size=1, batch_format="numpy")
         ds = ds.map_batches(features_tftensor, batch_format="pyarrow", batch_size=None)
     else:
-        ds = ray.data.read_tfrecords(paths, arrow_open_stream_args={"compression": "gzip"})
+        ds = ray.data.read_tfrecords(paths, filesystem=fs, arrow_open_stream_args={"compression": "gzip"})
         ds = ds.map_batches(features_ray, batch_format="pyarrow", batch_size=None)
     rows = ds.groupby("key").aggregate(Count(), Sum("x")).take_all()
     seconds = time.perf_counter() - t
@@ -138,15 +197,22 @@ def main():
     ap.add_argument("--shards", type=int, default=16)
     ap.add_argument("--records", type=int, default=4000, help="records per shard")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--dir", default="/tmp/tftensor-ray")
+    ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "tftensor-ray"))
+    ap.add_argument("--s3", action="store_true", help="read the shards over s3:// from s3s-fs on 127.0.0.1")
     args = ap.parse_args()
 
     paths = make_shards(args.dir, args.shards, args.records)
     mb = sum(os.path.getsize(p) for p in paths) / 1e6
+    server = S3sFs(paths) if args.s3 else None
+    fs = server.filesystem() if server else None
+    if server:
+        paths = server.urls
+        os.environ.update(server.env)
 
     import ray
 
-    ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    env = {"env_vars": server.env} if server else None
+    ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", runtime_env=env)
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.print_on_execution_start = False
@@ -157,7 +223,7 @@ def main():
     for r in range(args.rounds + 1):  # round 0 warms up
         order = list(times) if r % 2 == 0 else list(times)[::-1]
         for how in order:
-            result, seconds = run(ray, how, paths)
+            result, seconds = run(ray, how, paths, fs)
             if want is None:
                 want = result
             assert result == want, f"{how} differs: {result[:3]} vs {want[:3]}"
@@ -166,11 +232,15 @@ def main():
                 times[how].append(seconds)
     load = open("/proc/loadavg").read().split()[:3]
     ray.shutdown()
+    if server:
+        server.close()
 
     n = args.shards * args.records
     assert sum(c for _, c, _ in want) == n, want
+    where = f"s3:// from s3s-fs on 127.0.0.1 ({paths[0]} ...)" if server else "local files"
     print(f"{args.shards} gzip shards, {n} Examples (1 label + 13 int64 + 26 bytes features), "
-          f"{mb:.1f} MB; Ray {ray.__version__} on {cpus} CPUs; {args.rounds} rounds after a warm-up")
+          f"{mb:.1f} MB, read from {where}; Ray {ray.__version__} on {cpus} CPUs; "
+          f"{args.rounds} rounds after a warm-up")
     print(f"results equal: {len(want)} groups, counts sum to {n}")
     # Older Ray had a tfx-bsl fast path behind `tfx_read_options`; say which ran.
     import inspect

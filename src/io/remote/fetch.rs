@@ -24,6 +24,22 @@ pub(crate) const GAP: u64 = 64 << 10;
 /// of this size, fetched at once.
 pub(crate) const PART: u64 = 8 << 20;
 
+/// The least a part is cut to: a read of less than `concurrency` full
+/// parts (a 64 MiB tensor) is cut into smaller ones, down to this, so
+/// that as many requests are in flight as allowed.
+pub(crate) const MIN_PART: u64 = 4 << 20;
+
+/// The part size for reads of `total` bytes at `concurrency` requests
+/// in flight: [`PART`], or less (down to [`MIN_PART`]) to fill them, then
+/// evened out so the last part is not a sliver.
+fn part_for(total: u64, concurrency: usize) -> u64 {
+    let part = total
+        .div_ceil(concurrency.max(1) as u64)
+        .clamp(MIN_PART, PART);
+    let parts = total.div_ceil(part).max(1);
+    total.div_ceil(parts).max(1)
+}
+
 /// A piece of one read: where it is in the object and in its read.
 struct Piece<'d> {
     offset: u64,
@@ -178,13 +194,14 @@ pub(crate) async fn read_ranges(
 ) -> Result<Vec<Option<u32>>, Fault> {
     let sums: Vec<Option<Checksum>> = reads.iter().map(|r| r.sum).collect();
     let lens: Vec<u64> = reads.iter().map(|r| r.dst.len() as u64).collect();
+    let part = part_for(lens.iter().sum(), client.concurrency);
     let jobs = plan(
         reads
             .into_iter()
             .enumerate()
             .map(|(i, r)| (i, r.offset, r.dst))
             .collect(),
-        PART,
+        part,
     );
     let store = &*client.store;
     let sums_ref = &sums;
@@ -265,6 +282,21 @@ mod tests {
         assert_eq!(ranges, [0..20, 20..25, 100..120, 120..125]);
         assert_eq!(jobs[0].pieces.len(), 2);
         assert_eq!((jobs[1].pieces[0].read, jobs[1].pieces[0].at), (1, 5));
+    }
+
+    #[test]
+    fn parts_shrink_to_fill_the_requests_in_flight() {
+        const MIB: u64 = 1 << 20;
+        // A whole 1 GiB object: 8 MiB parts; a 64 MiB tensor: 16 of 4 MiB;
+        // a 4 MiB one: one request; 20 MiB and a bit: 6 even parts, not 5
+        // and a sliver.
+        assert_eq!(part_for(1024 * MIB, 16), PART);
+        assert_eq!(part_for(64 * MIB, 16), 4 * MIB);
+        assert_eq!(part_for(4 * MIB, 16), 4 * MIB);
+        assert_eq!(part_for(100 * MIB, 16), 100 * MIB / 16);
+        assert_eq!(part_for(20 * MIB + 100, 16), (20 * MIB + 100).div_ceil(6));
+        assert_eq!(part_for(10, 16), 10);
+        assert_eq!(part_for(0, 0), 1);
     }
 
     #[test]
