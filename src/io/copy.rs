@@ -9,11 +9,11 @@ use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
 /// Reads entry `index` of `source` as real values: float32 through its
-/// [`Quantization`] (reading blockwise scales from their entries), or as
+/// [`Quantization`](super::Quantization) (reading blockwise scales from their entries), or as
 /// stored when it has none.
 ///
 /// # Errors
-/// As [`TensorSource::read`]; as [`Quantization::apply`], with the path
+/// As [`TensorSource::read`]; as [`Quantization::apply`](super::Quantization::apply), with the path
 /// and the entry's name.
 ///
 /// ```
