@@ -122,7 +122,7 @@ pub(crate) fn may_be_range(e: &object_store::Error) -> bool {
             | E::Precondition { .. }
             | E::NotModified { .. }
     ) && !timed_out(e)
-        && !status(e).is_some_and(|s| s >= 500)
+        && status(e).is_none_or(|s| s < 500)
 }
 
 /// The crate's error for `fault` at `url`.
