@@ -6,6 +6,8 @@ import http.client
 import os
 import socket
 import threading
+from collections.abc import Iterator
+from typing import Any
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -23,18 +25,18 @@ class CountingProxy:
     """Passes each request on to 127.0.0.1:`upstream` and notes its method,
     target, Range, status and the bytes sent back (head and body)."""
 
-    def __init__(self, upstream):
-        self.seen = []
+    def __init__(self, upstream: int) -> None:
+        self.seen: list[tuple[str, str, str | None, int, int]] = []
         lock = threading.Lock()
         seen = self.seen
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args):
+            def log_message(self, *args: Any) -> None:
                 pass
 
-            def relay(self):
+            def relay(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else None
                 headers = {k: v for k, v in self.headers.items() if k.lower() != "connection"}
@@ -66,18 +68,18 @@ class CountingProxy:
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def take(self):
+    def take(self) -> list[tuple[str, str, str | None, int, int]]:
         out = list(self.seen)
         self.seen.clear()
         return out
 
-    def close(self):
+    def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
 
 
 @pytest.fixture(scope="module")
-def counted(tmp_path_factory):
+def counted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CountingProxy]:
     """moto on 127.0.0.1 holding a safetensors file and a checkpoint of
     TENSORS; the environment points at a counting proxy in front of it."""
     server = pytest.importorskip("moto.server")
@@ -116,7 +118,7 @@ def counted(tmp_path_factory):
 
 
 @pytest.mark.parametrize("url", ["s3://counted/model.safetensors", "s3://counted/ckpt/model"])
-def test_one_tensor_costs_its_bytes_and_at_most_one_mib_more(counted, url):
+def test_one_tensor_costs_its_bytes_and_at_most_one_mib_more(counted: CountingProxy, url: str) -> None:
     counted.take()
     src = tftensor.open(url)
     assert src.keys() == sorted(TENSORS)
