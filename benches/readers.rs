@@ -598,7 +598,7 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
     #[cfg(feature = "tflite")]
     {
         // 16 float32 tensors inline (16-aligned Buffer.data), read through
-        // io::open + read of every entry; the peers are TF's interpreter
+        // io::open + read_all; the peers are TF's interpreter
         // (open + get_tensor of each) and flatbuffer_utils.read_model.
         let tfl = dir.join("data.tflite");
         tflite_model::write(
@@ -613,14 +613,11 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         let p = tfl.clone();
         add(
             "tflite",
-            "tftensor io::open + read of every tensor",
+            "tftensor io::open + read_all",
             Kind::Ours,
             &tfl,
             local(move || {
-                let mut src = tftensor::io::open(&p).unwrap();
-                let all: Vec<Tensor> = (0..src.entries().len())
-                    .map(|i| src.read(i).unwrap())
-                    .collect();
+                let all: Vec<Tensor> = tftensor::io::open(&p).unwrap().read_all().unwrap();
                 black_box(all);
             }),
         );

@@ -14,7 +14,7 @@
 //! `write-tfrecord FILE MIB`: 1 MiB float32 tensors;
 //! `write-keras FILE MIB`: 4 MiB float32 datasets; `write-events DIR MIB`:
 //! float32 scalars of 10 tags) make the inputs. Readers (`tfrecord`:
-//! `read_tensors`; `io`: `io::open` and every entry read; `keras`:
+//! `read_tensors`; `io`: `io::open` and `read_all`; `keras`:
 //! `KerasFile` and every tensor; `events-series`, `events-list`,
 //! `events-reader`; `limit`: `read()` of the file into memory faulted in
 //! beforehand) take the input and a call count, run one call to warm
@@ -47,10 +47,7 @@ fn read(op: &str, path: &Path) -> Result<usize> {
     Ok(match op {
         "tfrecord" => read_tensors(path, Compression::None)?.len(),
         "io" => {
-            let mut src = tftensor::io::open(path)?;
-            let all = (0..src.entries().len())
-                .map(|i| src.read(i))
-                .collect::<Result<Vec<Tensor>>>()?;
+            let all = tftensor::io::open(path)?.read_all()?;
             all.len()
         }
         "keras" => {

@@ -455,18 +455,86 @@ fn convert_dequantize_and_sidecars() {
 
 // --- hostile input ---------------------------------------------------------
 
+/// Bytes that are not in memory as far as readers can tell: every read
+/// goes through `read_at`, as a file's or a remote object's does (so
+/// `read_all` reads the payloads' span).
+#[derive(Debug)]
+struct Unmapped(BytesBlob);
+
+impl Blob for Unmapped {
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+    fn read_at(&self, offset: u64, dst: &mut [u8]) -> Result<(), Error> {
+        self.0.read_at(offset, dst)
+    }
+}
+
 /// Lists and reads every tensor (and the signatures and metadata) of a
 /// model in memory: `Ok` or `Err`, never a panic.
 fn read_all(bytes: Vec<u8>) -> Result<usize, Error> {
+    read_all_checked(bytes, false)
+}
+
+/// `read_all`; with `agree`, `TfliteFile::read_all` from an unmapped
+/// copy (one read of the payloads' span) must agree with the reads one
+/// by one: the same tensors, or an error of the same kind.
+fn read_all_checked(bytes: Vec<u8>, agree: bool) -> Result<usize, Error> {
+    let unmapped = agree.then(|| Arc::new(Unmapped(BytesBlob::new("m.tflite", bytes.clone()))));
     let blob: Arc<dyn Blob> = Arc::new(BytesBlob::new("m.tflite", bytes));
     let f = tftensor::tflite::TfliteFile::from_blob(blob)?;
-    for i in 0..f.tensors().len() {
-        f.read(i)?;
+    let one_by_one: Result<Vec<Tensor>, Error> =
+        (0..f.tensors().len()).map(|i| f.read(i)).collect();
+    if let Some(unmapped) = unmapped {
+        let all = tftensor::tflite::TfliteFile::from_blob(unmapped)?.read_all();
+        match (&one_by_one, &all) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(a.kind(), b.kind(), "{a} / {b}"),
+            (a, b) => panic!("read one by one: {a:?}; read_all: {b:?}"),
+        }
     }
+    one_by_one?;
     for m in &f.model().metadata {
         f.metadata_bytes(&m.name)?;
     }
     Ok(f.tensors().len())
+}
+
+#[test]
+fn read_all_reads_the_payload_span_once_and_equals_each_read() {
+    for name in models() {
+        let path = dir("tflite").join(&name);
+        let f = TfliteFile::open(&path).unwrap();
+        let one_by_one: Vec<Tensor> = (0..f.tensors().len()).map(|i| f.read(i).unwrap()).collect();
+        let all = f.read_all().unwrap();
+        assert_eq!(all, one_by_one, "{name}");
+        // Through io, with each tensor checked against its listing.
+        let mut src = io::open(&path).unwrap();
+        assert_eq!(src.read_all().unwrap(), one_by_one, "{name}");
+    }
+    // A .task: each member's tensors, in the entries' order.
+    let mut src = io::open(dir("tflite").join("bundle.task")).unwrap();
+    let one_by_one: Vec<Tensor> = (0..src.entries().len())
+        .map(|i| src.read(i).unwrap())
+        .collect();
+    assert_eq!(src.read_all().unwrap(), one_by_one);
+    // The payloads of float32.tflite fill most of its span (bytes 412 to
+    // 4688): the tensors share one buffer, each at its file offset's
+    // alignment (the [32, 32] weight at 592, 16-aligned; the bias at 444).
+    let f = TfliteFile::open(dir("tflite").join("float32.tflite")).unwrap();
+    let all = f.read_all().unwrap();
+    assert_eq!(all.len(), 2);
+    let (w, b) = (all[0].data_ptr().unwrap(), all[1].data_ptr().unwrap());
+    assert_eq!(
+        w as usize - b as usize,
+        592 - 444,
+        "slices of the one span read"
+    );
+    assert_eq!(all[0].total_bytes(), 4096);
+    assert_eq!(w as usize % 16, 0);
 }
 
 /// Where the last buffer ends: a cut before it must be an error.
@@ -495,31 +563,66 @@ fn every_truncation_and_byte_flip_is_an_error_or_a_read() {
         let stride = common::sweep_stride(1, (full.len() / 1500).max(1));
         assert!(read_all(full.clone()).is_ok(), "{name}");
         let used = used_len(&full) as usize;
-        for cut in (0..full.len()).step_by(stride) {
-            let r = std::panic::catch_unwind(|| read_all(full[..cut].to_vec()));
-            let r = r.unwrap_or_else(|_| panic!("{name} cut at {cut}: panicked"));
-            if cut >= used && r.is_ok() {
-                continue; // padding after the last buffer
-            }
-            let err = r.expect_err(&format!("{name} cut at {cut} read"));
-            assert_eq!(
-                err.kind(),
-                ErrorKind::DataLoss,
-                "{name} cut at {cut}: {err}"
-            );
-            n += 1;
-        }
-        for at in (0..full.len()).step_by(stride) {
-            for flip in [0x01u8, 0x80, 0xff] {
-                let mut bad = full.clone();
-                bad[at] ^= flip;
-                let r = std::panic::catch_unwind(|| read_all(bad));
-                assert!(r.is_ok(), "{name} byte {at} ^ {flip:#x}: panicked");
-                n += 1;
-            }
-        }
+        // read_all's span read is set against the reads one by one at
+        // about 1,500 positions a file, cuts and flips each.
+        let agree_every = (full.len() / stride / 1500).max(1) * stride;
+        let positions: Vec<usize> = (0..full.len()).step_by(stride).collect();
+        // Two threads, every other position each: with every position
+        // swept, this is most of the binary's time.
+        n += std::thread::scope(|s| {
+            let workers: Vec<_> = (0..2)
+                .map(|w| {
+                    let (full, name, positions) = (&full, &name, &positions);
+                    s.spawn(move || {
+                        positions
+                            .iter()
+                            .skip(w)
+                            .step_by(2)
+                            .map(|&at| {
+                                let agree = at % agree_every == 0;
+                                cut_at(name, full, at, used, agree) + flip_at(name, full, at, agree)
+                            })
+                            .sum::<usize>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap())
+                .sum::<usize>()
+        });
     }
     assert!(n > 1000, "{n}");
+}
+
+/// The model cut to `cut` bytes is an error (data loss), unless the cut is
+/// in the padding after the last buffer; 1 when it was an error.
+fn cut_at(name: &str, full: &[u8], cut: usize, used: usize, agree: bool) -> usize {
+    let r = std::panic::catch_unwind(|| read_all_checked(full[..cut].to_vec(), agree));
+    let r = r.unwrap_or_else(|_| panic!("{name} cut at {cut}: panicked"));
+    if cut >= used && r.is_ok() {
+        return 0; // padding after the last buffer
+    }
+    let err = r.expect_err(&format!("{name} cut at {cut} read"));
+    assert_eq!(
+        err.kind(),
+        ErrorKind::DataLoss,
+        "{name} cut at {cut}: {err}"
+    );
+    1
+}
+
+/// The model with byte `at` flipped three ways reads or is an error,
+/// never a panic; 3.
+fn flip_at(name: &str, full: &[u8], at: usize, agree: bool) -> usize {
+    for flip in [0x01u8, 0x80, 0xff] {
+        let mut bad = full.to_vec();
+        bad[at] ^= flip;
+        let agree = agree && flip == 0xff;
+        let r = std::panic::catch_unwind(|| read_all_checked(bad, agree));
+        assert!(r.is_ok(), "{name} byte {at} ^ {flip:#x}: panicked");
+    }
+    3
 }
 
 #[test]

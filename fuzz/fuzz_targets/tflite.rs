@@ -6,7 +6,10 @@
 //! Checks, beyond "no panic, no crash, no hang":
 //! * every read tensor has the dtype and shape it was listed with;
 //! * the same bytes read through a misaligned copy give the same tensors
-//!   (copied instead of adopted in place).
+//!   (copied instead of adopted in place);
+//! * `read_all` from a blob that is not in memory (one read of the
+//!   payloads' span, then slices) gives the same tensors, or fails where
+//!   a read one by one fails, with the same kind.
 #![no_main]
 
 use std::sync::Arc;
@@ -15,6 +18,22 @@ use libfuzzer_sys::fuzz_target;
 use tftensor::bytes::Bytes;
 use tftensor::io::{Blob, BytesBlob};
 use tftensor::tflite::TfliteFile;
+
+/// The bytes as a blob that is not in memory: reads go through `read_at`.
+#[derive(Debug)]
+struct Unmapped(BytesBlob);
+
+impl Blob for Unmapped {
+    fn id(&self) -> &str {
+        self.0.id()
+    }
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+    fn read_at(&self, offset: u64, dst: &mut [u8]) -> tftensor::Result<()> {
+        self.0.read_at(offset, dst)
+    }
+}
 
 fn read_all(bytes: Bytes) -> Option<Vec<Result<tftensor::Tensor, tftensor::ErrorKind>>> {
     let blob: Arc<dyn Blob> = Arc::new(BytesBlob::new("fuzz.tflite", bytes));
@@ -42,7 +61,16 @@ fuzz_target!(|data: &[u8]| {
     shifted.extend_from_slice(data);
     let again = read_all(Bytes::from(shifted).slice(1..));
     assert_eq!(first.is_some(), again.is_some());
-    if let (Some(a), Some(b)) = (first, again) {
-        assert_eq!(a, b);
+    if let (Some(a), Some(b)) = (&first, again) {
+        assert_eq!(*a, b);
+    }
+    if let Some(each) = first {
+        let blob: Arc<dyn Blob> = Arc::new(Unmapped(BytesBlob::new("fuzz.tflite", data.to_vec())));
+        let all = TfliteFile::from_blob(blob).and_then(|f| f.read_all());
+        match (each.into_iter().collect::<Result<Vec<_>, _>>(), all) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(a, b.kind()),
+            (a, b) => panic!("one by one {a:?}, read_all {b:?}"),
+        }
     }
 });

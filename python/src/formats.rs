@@ -244,12 +244,7 @@ pub(crate) fn read_tensors(
         opts = opts.with_compression(Compression::parse(name).map_err(to_py)?);
     }
     let tensors = py
-        .detach(|| {
-            let mut source = io::open_with(&path, &opts)?;
-            (0..source.entries().len())
-                .map(|i| source.read(i))
-                .collect::<tft::Result<Vec<_>>>()
-        })
+        .detach(|| io::open_with(&path, &opts)?.read_all())
         .map_err(to_py)?;
     Ok(tensors.into_iter().map(PyTensor::from).collect())
 }

@@ -291,12 +291,16 @@ pub(crate) fn load_with<'py>(
     path: &std::path::Path,
     opts: &OpenOptions,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut source = py.detach(|| io::open_with(path, opts)).map_err(to_py)?;
+    let (source, tensors) = py
+        .detach(|| {
+            let mut source = io::open_with(path, opts)?;
+            let tensors = source.read_all()?;
+            Ok::<_, tft::Error>((source, tensors))
+        })
+        .map_err(to_py)?;
     let dict = PyDict::new(py);
-    for i in 0..source.entries().len() {
-        let name = source.entries().get(i).map(|e| e.name.clone());
-        let tensor = py.detach(|| source.read(i)).map_err(to_py)?;
-        dict.set_item(name, PyTensor::from(tensor))?;
+    for (e, tensor) in source.entries().iter().zip(tensors) {
+        dict.set_item(&e.name, PyTensor::from(tensor))?;
     }
     Ok(dict)
 }

@@ -114,6 +114,26 @@ pub trait TensorSource: Send {
         self.read(index)
     }
 
+    /// Reads every tensor, in [`TensorSource::entries`] order. Formats
+    /// that can read them in fewer, larger reads than one per tensor do
+    /// (a TFLite model's payloads, in one read of their span); the
+    /// tensors may then share that memory until the last is dropped.
+    ///
+    /// # Errors
+    /// As [`TensorSource::read`], for the first tensor that fails.
+    ///
+    /// ```
+    /// use tftensor::io::TensorSource;
+    /// let mut src = tftensor::io::open("tests/data/tflite/float32.tflite")?;
+    /// let all = src.read_all()?;
+    /// assert_eq!(all.len(), src.entries().len());
+    /// assert_eq!(all[1], src.read(1)?);
+    /// # Ok::<(), tftensor::Error>(())
+    /// ```
+    fn read_all(&mut self) -> Result<Vec<Tensor>> {
+        (0..self.entries().len()).map(|i| self.read(i)).collect()
+    }
+
     /// Reads the tensor named `name`.
     ///
     /// # Errors
@@ -285,6 +305,12 @@ pub(crate) trait ReadEntry: Send {
         super::slice::cut(&self.read_entry(index, entry, &mut |_| {})?, ranges)
     }
 
+    /// Reads every entry, in order; `None` where the format reads them
+    /// one at a time, as [`ReadEntry::read_entry`] does.
+    fn read_all_entries(&mut self) -> Option<Result<Vec<Tensor>>> {
+        None
+    }
+
     /// As [`TensorSource::metadata`].
     fn metadata(&self) -> Vec<(String, String)> {
         Vec::new()
@@ -333,19 +359,29 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
             .ok_or_else(|| no_index(index, &self.path))?;
         self.reader
             .read_entry(index, e, on)
-            .and_then(|t| {
-                if t.dtype() == e.dtype && t.shape() == &e.shape {
-                    return Ok(t);
-                }
-                Err(Error::data_loss(format!(
-                    "read as {} {}, listed as {} {} (changed since it was listed?)",
-                    t.dtype().name(),
-                    t.shape(),
-                    e.dtype.name(),
-                    e.shape
-                )))
-            })
+            .and_then(|t| as_listed(t, e))
             .map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+    }
+
+    fn read_all(&mut self) -> Result<Vec<Tensor>> {
+        let Some(all) = self.reader.read_all_entries() else {
+            return (0..self.entries.len()).map(|i| self.read(i)).collect();
+        };
+        let all = all.map_err(|err| err.with_path(self.path.display()))?;
+        if all.len() != self.entries.len() {
+            return Err(Error::data_loss(format!(
+                "read {} tensors, listed {}",
+                all.len(),
+                self.entries.len()
+            ))
+            .with_path(self.path.display()));
+        }
+        all.into_iter()
+            .zip(&self.entries)
+            .map(|(t, e)| {
+                as_listed(t, e).map_err(|err| err.with_path(self.path.display()).with_key(&e.name))
+            })
+            .collect()
     }
 
     fn read_slice(&mut self, index: usize, ranges: &[Range<u64>]) -> Result<Tensor> {
@@ -365,6 +401,22 @@ impl<R: ReadEntry> TensorSource for Listed<R> {
     fn signatures(&self) -> Option<Result<String>> {
         self.reader.signatures()
     }
+}
+
+/// `t`, when it is what `e` listed: a file changed since it was listed
+/// (or a format whose header and data disagree) is data loss, for every
+/// format here.
+fn as_listed(t: Tensor, e: &Entry) -> Result<Tensor> {
+    if t.dtype() == e.dtype && t.shape() == &e.shape {
+        return Ok(t);
+    }
+    Err(Error::data_loss(format!(
+        "read as {} {}, listed as {} {} (changed since it was listed?)",
+        t.dtype().name(),
+        t.shape(),
+        e.dtype.name(),
+        e.shape
+    )))
 }
 
 /// The error for an index past the entries.

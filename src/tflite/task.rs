@@ -97,6 +97,18 @@ impl TaskFile {
         model.read(*t)
     }
 
+    /// Reads every entry: each member's tensors as
+    /// [`TfliteFile::read_all`] reads them (entries list the members in
+    /// order).
+    pub(crate) fn read_all(&self) -> Result<Vec<Tensor>> {
+        let mut out = Vec::with_capacity(self.entries.len());
+        for (_, model) in &self.members {
+            out.extend(model.read_all()?);
+        }
+        debug_assert_eq!(out.len(), self.entries.len());
+        Ok(out)
+    }
+
     /// The signatures and ops of each model member.
     pub(crate) fn signatures(&self) -> String {
         self.members

@@ -101,6 +101,14 @@ impl ReadEntry for Model {
         }
     }
 
+    fn read_all_entries(&mut self) -> Option<Result<Vec<Tensor>>> {
+        match self {
+            Model::Tflite(f) => Some(f.read_all()),
+            Model::Task(f) => Some(f.read_all()),
+            Model::Tfjs(_) => None,
+        }
+    }
+
     fn metadata(&self) -> Vec<(String, String)> {
         match self {
             Model::Tflite(f) => metadata_text(f),
