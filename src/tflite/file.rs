@@ -193,6 +193,7 @@ impl TfliteFile {
         }
         let (mut lo, mut hi, mut used) = (u64::MAX, 0u64, 0u64);
         for t in &self.tensors {
+            // A tensor the model lacks is left to its own read's error.
             let Ok(info) = self.info(t) else { continue };
             if info.sparse || info.external_buffer != 0 {
                 continue;
