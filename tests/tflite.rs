@@ -455,23 +455,9 @@ fn convert_dequantize_and_sidecars() {
 
 // --- hostile input ---------------------------------------------------------
 
-/// Bytes that are not in memory as far as readers can tell: every read
-/// goes through `read_at`, as a file's or a remote object's does (so
-/// `read_all` reads the payloads' span).
-#[derive(Debug)]
-struct Unmapped(BytesBlob);
-
-impl Blob for Unmapped {
-    fn id(&self) -> &str {
-        self.0.id()
-    }
-    fn len(&self) -> u64 {
-        self.0.len()
-    }
-    fn read_at(&self, offset: u64, dst: &mut [u8]) -> Result<(), Error> {
-        self.0.read_at(offset, dst)
-    }
-}
+#[path = "common/unmapped.rs"]
+mod unmapped;
+use unmapped::Unmapped;
 
 /// Lists and reads every tensor (and the signatures and metadata) of a
 /// model in memory: `Ok` or `Err`, never a panic.

@@ -19,21 +19,9 @@ use tftensor::bytes::Bytes;
 use tftensor::io::{Blob, BytesBlob};
 use tftensor::tflite::TfliteFile;
 
-/// The bytes as a blob that is not in memory: reads go through `read_at`.
-#[derive(Debug)]
-struct Unmapped(BytesBlob);
-
-impl Blob for Unmapped {
-    fn id(&self) -> &str {
-        self.0.id()
-    }
-    fn len(&self) -> u64 {
-        self.0.len()
-    }
-    fn read_at(&self, offset: u64, dst: &mut [u8]) -> tftensor::Result<()> {
-        self.0.read_at(offset, dst)
-    }
-}
+#[path = "../../tests/common/unmapped.rs"]
+mod unmapped;
+use unmapped::Unmapped;
 
 fn read_all(bytes: Bytes) -> Option<Vec<Result<tftensor::Tensor, tftensor::ErrorKind>>> {
     let blob: Arc<dyn Blob> = Arc::new(BytesBlob::new("fuzz.tflite", bytes));
