@@ -507,7 +507,7 @@ fn read_all_reads_the_payload_span_once_and_equals_each_read() {
         .map(|i| src.read(i).unwrap())
         .collect();
     assert_eq!(src.read_all().unwrap(), one_by_one);
-    // The payloads of float32.tflite fill most of its span (bytes 412 to
+    // The payloads of float32.tflite fill most of its span (bytes 444 to
     // 4688): the tensors share one buffer, each at its file offset's
     // alignment (the [32, 32] weight at 592, 16-aligned; the bias at 444).
     let f = TfliteFile::open(dir("tflite").join("float32.tflite")).unwrap();
