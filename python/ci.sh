@@ -55,13 +55,6 @@ say "CPython versions found: ${versions[*]}"
 rm -rf "$work"
 mkdir -p "$work/dist" "$work/readme"
 
-# The wheel and the sdist are built in release mode at opt-level 1 here
-# (TFTENSOR_PY_OPT_LEVEL, default 1): the same code and packaging as a
-# published wheel, and half the LLVM time of opt-level 3, to keep `.ci/run`
-# inside its 30 minutes on two cores. TFTENSOR_PY_OPT_LEVEL=3 builds them
-# as published.
-export CARGO_PROFILE_RELEASE_OPT_LEVEL="${TFTENSOR_PY_OPT_LEVEL:-1}"
-
 # maturin, in a venv of its own.
 "${pythons[0]}" -m venv "$work/build"
 "$work/build/bin/python" -m pip install "${pip_args[@]}" "maturin>=1.7,<2"
