@@ -7,7 +7,7 @@
 //! zero-copy tensors over it; they are skipped under valgrind, whose
 //! allocator touches every byte.
 
-mod common;
+use crate::common;
 use common::shape;
 
 use bytes::Bytes;

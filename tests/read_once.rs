@@ -5,7 +5,7 @@
 //! paths, corruption still detected.
 #![cfg(all(feature = "checkpoint", feature = "tfrecord"))]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,13 +3,7 @@
 //! writes that never show through another handle. Allocation counts come
 //! from the tracking global allocator.
 
-#[global_allocator]
-static GLOBAL: tftensor::TrackingAllocator = tftensor::TrackingAllocator::new();
-
-#[macro_use]
-mod common;
-#[path = "common/arb.rs"]
-mod arb;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::NonNull;

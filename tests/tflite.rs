@@ -7,9 +7,8 @@
 //! 8-byte file) is an error, never a panic.
 #![cfg(feature = "tflite")]
 
-mod common;
-#[path = "common/sha256.rs"]
-mod sha256;
+use crate::common;
+use crate::sha256;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -16,12 +16,9 @@ use tftensor::tfrecord::{
     parse_tensor, read_examples, read_tensors, serialize_tensor, tensors_to_example,
     write_examples, write_tensors,
 };
-use tftensor::{DataType, Error, Tensor, TrackingAllocator};
+use tftensor::{DataType, Error, Tensor};
 
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
-
-mod common;
+use crate::common;
 use common::allocated;
 
 const COMPRESSIONS: [(Compression, &str); 3] = [

@@ -4,12 +4,9 @@
 
 use bytes::Bytes;
 use tftensor::ndarray::{Array, ArrayD, Ix0, Ix1, Ix2, Ix3, IxDyn, array, s};
-use tftensor::{DataType, Error, Tensor, TensorShape, TrackingAllocator, TypedTensor};
+use tftensor::{DataType, Error, Tensor, TensorShape, TypedTensor};
 
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
-
-mod common;
+use crate::common;
 use common::allocated;
 
 /// Bookkeeping allocations (the `Arc` around a buffer, a `Box` around an

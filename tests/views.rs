@@ -3,11 +3,7 @@
 //! nothing), every error path, copy-on-write in the `_mut` twins, and the
 //! ndarray conversions.
 
-#[global_allocator]
-static GLOBAL: tftensor::TrackingAllocator = tftensor::TrackingAllocator::new();
-
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::*;
 use tftensor::ndarray::{

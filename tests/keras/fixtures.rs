@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use tftensor::keras::KerasFile;
 use tftensor::{DataType, Error};
 
-use crate::data;
+use super::data;
 use crate::sha256::sha256_hex;
 
 fn dtype_name(dt: DataType) -> &'static str {

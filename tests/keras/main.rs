@@ -4,9 +4,6 @@
 
 #![cfg(feature = "keras")]
 
-#[path = "../common/sha256.rs"]
-mod sha256;
-
 mod fixtures;
 mod writer;
 

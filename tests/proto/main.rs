@@ -7,11 +7,6 @@
 //! `from_proto` (decoding rules), `allocator` (`from_proto_in`),
 //! `compress`, `wire_types` (against TF 2.21's `parse_tensor`).
 
-#[path = "../common/arb.rs"]
-mod arb;
-#[path = "../common/mod.rs"]
-mod common;
-
 mod allocator;
 mod as_proto;
 mod compress;

@@ -16,16 +16,6 @@
 //! Allocation is measured with the tracking allocator installed as this
 //! binary's global allocator.
 
-use tftensor::TrackingAllocator;
-
-#[global_allocator]
-static GLOBAL: TrackingAllocator = TrackingAllocator::new();
-
-#[path = "../common/arb.rs"]
-mod arb;
-#[path = "../common/mod.rs"]
-mod common;
-
 mod arrow;
 mod checkpoint;
 mod dlpack;

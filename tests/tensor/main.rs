@@ -9,11 +9,6 @@
 //! `props` (slicing and bit-casting checked against ndarray on random
 //! tensors of every dtype).
 
-#[path = "../common/arb.rs"]
-mod arb;
-#[path = "../common/mod.rs"]
-mod common;
-
 mod construct;
 mod convert;
 mod misaligned;
