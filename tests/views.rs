@@ -19,6 +19,17 @@ fn check_view<T: Sample, D: Dimension>(
     vals: &[T],
     ptr: *const u8,
 ) {
+    // Checked as a dynamic-rank view: the iteration below is compiled once
+    // per element type, not once per element type and rank.
+    check_dyn_view(v.into_dyn(), shape, vals, ptr);
+}
+
+fn check_dyn_view<T: Sample>(
+    v: ArrayView<'_, T, IxDyn>,
+    shape: &[usize],
+    vals: &[T],
+    ptr: *const u8,
+) {
     assert_eq!(v.shape(), shape, "{}", T::DTYPE);
     assert!(v.iter().eq(vals.iter()), "{}: values", T::DTYPE);
     assert_eq!(
@@ -27,6 +38,22 @@ fn check_view<T: Sample, D: Dimension>(
         "{}: view is not over the buffer",
         T::DTYPE
     );
+}
+
+/// `unwrap_err` without `Debug` for the value: formatting an ndarray view
+/// is compiled once per element type and rank, seconds of this file's build.
+trait UnwrapError {
+    fn unwrap_error(self) -> Error;
+}
+
+impl<V> UnwrapError for tftensor::Result<V> {
+    #[track_caller]
+    fn unwrap_error(self) -> Error {
+        match self {
+            Ok(_) => panic!("called `unwrap_error()` on an `Ok` value"),
+            Err(e) => e,
+        }
+    }
 }
 
 /// Every read accessor over a `[2, 3, 4]` tensor and its reshapes.
@@ -342,20 +369,26 @@ fn wrong_dtype<T: Sample, U: Sample>() {
         actual: T::DTYPE,
     };
     let text = format!("{} expected, got {}", U::DTYPE, T::DTYPE);
-    assert_eq!(t.tensor::<U, Ix3>().unwrap_err(), want);
-    assert_eq!(t.tensor::<U, Ix3>().unwrap_err().to_string(), text);
-    assert_eq!(t.tensor::<U, tftensor::ndarray::IxDyn>().unwrap_err(), want);
-    assert_eq!(t.vec::<U>().unwrap_err(), want);
-    assert_eq!(t.matrix::<U>().unwrap_err(), want);
-    assert_eq!(t.flat::<U>().unwrap_err(), want);
-    assert_eq!(t.unaligned_flat::<U>().unwrap_err(), want);
-    assert_eq!(t.shaped::<U, Ix1>(&[24]).unwrap_err(), want);
-    assert_eq!(t.unaligned_shaped::<U, Ix1>(&[24]).unwrap_err(), want);
-    assert_eq!(t.flat_inner_dims::<U, Ix2>().unwrap_err(), want);
-    assert_eq!(t.flat_outer_dims::<U, Ix2>().unwrap_err(), want);
-    assert_eq!(t.flat_inner_outer_dims::<U, Ix2>(1).unwrap_err(), want);
-    assert_eq!(t.flat_inner_outer_dims_dyn::<U>(1, 2).unwrap_err(), want);
-    assert_eq!(t.reinterpret_last_dimension::<U, Ix3>().unwrap_err(), want);
+    assert_eq!(t.tensor::<U, Ix3>().unwrap_error(), want);
+    assert_eq!(t.tensor::<U, Ix3>().unwrap_error().to_string(), text);
+    assert_eq!(
+        t.tensor::<U, tftensor::ndarray::IxDyn>().unwrap_error(),
+        want
+    );
+    assert_eq!(t.vec::<U>().unwrap_error(), want);
+    assert_eq!(t.matrix::<U>().unwrap_error(), want);
+    assert_eq!(t.flat::<U>().unwrap_error(), want);
+    assert_eq!(t.unaligned_flat::<U>().unwrap_error(), want);
+    assert_eq!(t.shaped::<U, Ix1>(&[24]).unwrap_error(), want);
+    assert_eq!(t.unaligned_shaped::<U, Ix1>(&[24]).unwrap_error(), want);
+    assert_eq!(t.flat_inner_dims::<U, Ix2>().unwrap_error(), want);
+    assert_eq!(t.flat_outer_dims::<U, Ix2>().unwrap_error(), want);
+    assert_eq!(t.flat_inner_outer_dims::<U, Ix2>(1).unwrap_error(), want);
+    assert_eq!(t.flat_inner_outer_dims_dyn::<U>(1, 2).unwrap_error(), want);
+    assert_eq!(
+        t.reinterpret_last_dimension::<U, Ix3>().unwrap_error(),
+        want
+    );
     let one = t
         .sub_slice(0)
         .unwrap()
@@ -364,32 +397,35 @@ fn wrong_dtype<T: Sample, U: Sample>() {
         .sub_slice(0)
         .unwrap();
     assert_eq!(
-        one.scalar::<U>().unwrap_err(),
+        one.scalar::<U>().unwrap_error(),
         want,
         "scalar checks the dtype (TF does not)"
     );
     // The writable twins fail the same way, before any copy.
     let reader = t.clone();
-    assert_eq!(t.tensor_mut::<U, Ix3>().unwrap_err(), want);
+    assert_eq!(t.tensor_mut::<U, Ix3>().unwrap_error(), want);
     assert_eq!(
-        t.tensor_mut::<U, tftensor::ndarray::IxDyn>().unwrap_err(),
+        t.tensor_mut::<U, tftensor::ndarray::IxDyn>().unwrap_error(),
         want
     );
-    assert_eq!(t.vec_mut::<U>().unwrap_err(), want);
-    assert_eq!(t.matrix_mut::<U>().unwrap_err(), want);
-    assert_eq!(t.flat_mut::<U>().unwrap_err(), want);
-    assert_eq!(t.flat_mut::<U>().unwrap_err(), want);
-    assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_err(), want);
-    assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_err(), want);
-    assert_eq!(t.flat_inner_dims_mut::<U, Ix2>().unwrap_err(), want);
-    assert_eq!(t.flat_outer_dims_mut::<U, Ix2>().unwrap_err(), want);
-    assert_eq!(t.flat_inner_outer_dims_mut::<U, Ix2>(1).unwrap_err(), want);
+    assert_eq!(t.vec_mut::<U>().unwrap_error(), want);
+    assert_eq!(t.matrix_mut::<U>().unwrap_error(), want);
+    assert_eq!(t.flat_mut::<U>().unwrap_error(), want);
+    assert_eq!(t.flat_mut::<U>().unwrap_error(), want);
+    assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_error(), want);
+    assert_eq!(t.shaped_mut::<U, Ix1>(&[24]).unwrap_error(), want);
+    assert_eq!(t.flat_inner_dims_mut::<U, Ix2>().unwrap_error(), want);
+    assert_eq!(t.flat_outer_dims_mut::<U, Ix2>().unwrap_error(), want);
     assert_eq!(
-        t.flat_inner_outer_dims_dyn_mut::<U>(1, 2).unwrap_err(),
+        t.flat_inner_outer_dims_mut::<U, Ix2>(1).unwrap_error(),
+        want
+    );
+    assert_eq!(
+        t.flat_inner_outer_dims_dyn_mut::<U>(1, 2).unwrap_error(),
         want
     );
     let mut one = one;
-    assert_eq!(one.scalar_mut::<U>().unwrap_err(), want);
+    assert_eq!(one.scalar_mut::<U>().unwrap_error(), want);
     assert!(
         t.shares_buffer_with(&reader),
         "a failed _mut call must not copy"
@@ -405,14 +441,14 @@ fn shape_errors<T: Sample>() {
             "Asking for tensor of {n} dimensions from a tensor of 3 dimensions"
         ))
     };
-    assert_eq!(t.tensor::<T, Ix2>().unwrap_err(), rank(2));
-    assert_eq!(t.tensor::<T, Ix0>().unwrap_err(), rank(0));
-    assert_eq!(t.vec::<T>().unwrap_err(), rank(1));
-    assert_eq!(t.matrix::<T>().unwrap_err(), rank(2));
-    assert_eq!(t.bit_casted_tensor::<T, Ix4>().unwrap_err(), rank(4));
-    assert_eq!(t.tensor_mut::<T, Ix2>().unwrap_err(), rank(2));
-    assert_eq!(t.vec_mut::<T>().unwrap_err(), rank(1));
-    assert_eq!(t.matrix_mut::<T>().unwrap_err(), rank(2));
+    assert_eq!(t.tensor::<T, Ix2>().unwrap_error(), rank(2));
+    assert_eq!(t.tensor::<T, Ix0>().unwrap_error(), rank(0));
+    assert_eq!(t.vec::<T>().unwrap_error(), rank(1));
+    assert_eq!(t.matrix::<T>().unwrap_error(), rank(2));
+    assert_eq!(t.bit_casted_tensor::<T, Ix4>().unwrap_error(), rank(4));
+    assert_eq!(t.tensor_mut::<T, Ix2>().unwrap_error(), rank(2));
+    assert_eq!(t.vec_mut::<T>().unwrap_error(), rank(1));
+    assert_eq!(t.matrix_mut::<T>().unwrap_error(), rank(2));
 
     let count = |s: &str| {
         let (got, expected) = s.split_once(" vs. ").unwrap();
@@ -424,21 +460,24 @@ fn shape_errors<T: Sample>() {
         assert_eq!(e.to_string(), s);
         e
     };
-    assert_eq!(t.shaped::<T, Ix2>(&[5, 5]).unwrap_err(), count("25 vs. 24"));
     assert_eq!(
-        t.shaped::<T, Ix0>(&[0i64; 0]).unwrap_err(),
-        count("1 vs. 24")
-    );
-    assert_eq!(
-        t.unaligned_shaped::<T, Ix1>(&[23]).unwrap_err(),
-        count("23 vs. 24")
-    );
-    assert_eq!(
-        t.shaped_mut::<T, Ix2>(&[5, 5]).unwrap_err(),
+        t.shaped::<T, Ix2>(&[5, 5]).unwrap_error(),
         count("25 vs. 24")
     );
     assert_eq!(
-        t.shaped_mut::<T, Ix1>(&[25]).unwrap_err(),
+        t.shaped::<T, Ix0>(&[0i64; 0]).unwrap_error(),
+        count("1 vs. 24")
+    );
+    assert_eq!(
+        t.unaligned_shaped::<T, Ix1>(&[23]).unwrap_error(),
+        count("23 vs. 24")
+    );
+    assert_eq!(
+        t.shaped_mut::<T, Ix2>(&[5, 5]).unwrap_error(),
+        count("25 vs. 24")
+    );
+    assert_eq!(
+        t.shaped_mut::<T, Ix1>(&[25]).unwrap_error(),
         count("25 vs. 24")
     );
     assert!(matches!(
@@ -450,7 +489,7 @@ fn shape_errors<T: Sample>() {
         Err(Error::InvalidArgument(_))
     ));
     assert_eq!(
-        t.shaped::<T, Ix2>(&[-2, -12]).unwrap_err().to_string(),
+        t.shaped::<T, Ix2>(&[-2, -12]).unwrap_error().to_string(),
         "Expected shape dimensions to be non-negative, got -2"
     );
     assert!(matches!(
@@ -469,12 +508,12 @@ fn shape_errors<T: Sample>() {
                 }
             )
     };
-    assert!(one(t.scalar::<T>().unwrap_err()));
-    assert!(one(t.scalar_mut::<T>().unwrap_err()));
+    assert!(one(t.scalar::<T>().unwrap_error()));
+    assert!(one(t.scalar_mut::<T>().unwrap_error()));
     assert!(one(Tensor::new(T::DTYPE, [0])
         .unwrap()
         .scalar::<T>()
-        .unwrap_err()));
+        .unwrap_error()));
 
     // The flattening accessors need a fixed N >= 1, and begin + N >= 1.
     assert!(matches!(
@@ -490,7 +529,7 @@ fn shape_errors<T: Sample>() {
         Err(Error::InvalidArgument(_))
     ));
     assert_eq!(
-        t.flat_inner_outer_dims::<T, Ix3>(-3).unwrap_err(),
+        t.flat_inner_outer_dims::<T, Ix3>(-3).unwrap_error(),
         Error::InvalidArgument("begin + N must be >= 1, got -3 + 3".into())
     );
     assert!(t.flat_inner_outer_dims::<T, Ix3>(i64::MIN).is_err());
@@ -531,15 +570,18 @@ fn uninitialized<T: Sample>() {
         "uninitialized Tensor of 5 elements of type {}",
         T::DTYPE.as_i32()
     ));
-    assert_eq!(u.vec::<T>().unwrap_err(), err);
-    assert_eq!(u.flat::<T>().unwrap_err(), err);
-    assert_eq!(u.tensor::<T, tftensor::ndarray::IxDyn>().unwrap_err(), err);
-    assert_eq!(u.bit_casted_tensor::<T, Ix1>().unwrap_err(), err);
-    assert_eq!(u.vec_mut::<T>().unwrap_err(), err);
-    assert_eq!(u.flat_mut::<T>().unwrap_err(), err);
+    assert_eq!(u.vec::<T>().unwrap_error(), err);
+    assert_eq!(u.flat::<T>().unwrap_error(), err);
+    assert_eq!(
+        u.tensor::<T, tftensor::ndarray::IxDyn>().unwrap_error(),
+        err
+    );
+    assert_eq!(u.bit_casted_tensor::<T, Ix1>().unwrap_error(), err);
+    assert_eq!(u.vec_mut::<T>().unwrap_error(), err);
+    assert_eq!(u.flat_mut::<T>().unwrap_error(), err);
     let mut one = u.slice(0, 1).unwrap();
-    assert_eq!(one.scalar::<T>().unwrap_err(), err_n::<T>(1));
-    assert_eq!(one.scalar_mut::<T>().unwrap_err(), err_n::<T>(1));
+    assert_eq!(one.scalar::<T>().unwrap_error(), err_n::<T>(1));
+    assert_eq!(one.scalar_mut::<T>().unwrap_error(), err_n::<T>(1));
 }
 
 fn err_n<T: Sample>(n: i64) -> Error {
@@ -682,7 +724,7 @@ fn pod_views<T: Sample + PodElement>() {
     assert_eq!(b.row(23).to_vec(), bytes[23 * size..].to_vec());
     assert_eq!(
         t.bit_casted_shaped::<u8, Ix1>(&[24 * size as i64 + 1])
-            .unwrap_err()
+            .unwrap_error()
             .to_string(),
         format!("{} vs. {}", 24 * size + 1, 24 * size)
     );
@@ -690,7 +732,7 @@ fn pod_views<T: Sample + PodElement>() {
         assert_eq!(t.bit_casted_tensor::<u8, Ix3>().unwrap().as_ptr(), p);
     } else {
         assert_eq!(
-            t.bit_casted_tensor::<u8, Ix3>().unwrap_err().to_string(),
+            t.bit_casted_tensor::<u8, Ix3>().unwrap_error().to_string(),
             format!("24 vs. {}", 24 * size)
         );
     }
@@ -782,7 +824,7 @@ fn string_bit_casts_compare_element_counts() {
     );
     assert_eq!(
         t.bit_casted_shaped::<tftensor::bytes::Bytes, Ix1>(&[9])
-            .unwrap_err()
+            .unwrap_error()
             .to_string(),
         "9 vs. 10"
     );
@@ -827,13 +869,13 @@ fn reinterpret_last_dimension_sizes() {
     );
     assert_eq!(
         t.reinterpret_last_dimension::<i64, Ix1>()
-            .unwrap_err()
+            .unwrap_error()
             .to_string(),
         "8 vs. 4"
     );
     assert_eq!(
         t.reinterpret_last_dimension::<i16, Ix1>()
-            .unwrap_err()
+            .unwrap_error()
             .to_string(),
         "2 vs. 4"
     );
@@ -866,7 +908,7 @@ fn bool_bytes_stay_zero_or_one() {
     // A u8 tensor with a byte 2 cannot be seen as bool.
     let u = Tensor::from_vec([2], vec![1u8, 2]).unwrap();
     assert_eq!(
-        u.bit_casted_tensor::<bool, Ix1>().unwrap_err(),
+        u.bit_casted_tensor::<bool, Ix1>().unwrap_error(),
         Error::InvalidArgument("bool elements must be 0 or 1".into())
     );
     let mut b = Tensor::default();
