@@ -74,7 +74,7 @@ fn float180(i: u64) -> Vec<u8> {
 
 /// Writes the records for the tfx-bsl peer.
 fn save(name: &str, records: &[Vec<u8>]) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/arrow-bench");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/arrow-bench");
     std::fs::create_dir_all(&dir).unwrap();
     let mut w =
         RecordWriter::create(dir.join(format!("{name}.tfrecord")), Compression::None).unwrap();

@@ -14,7 +14,7 @@
 //! NumPy's `np.load` of the same files is timed by benches/peers/np_load.py.
 //!
 //! ```sh
-//! TFTENSOR_BENCH_SHORT=1 cargo bench --bench formats
+//! TFTENSOR_BENCH_SHORT=1 cargo bench -p tftensor-benches --bench formats
 //! ```
 
 use std::hint::black_box;

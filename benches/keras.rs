@@ -18,7 +18,7 @@
 //! skips the criterion groups (the paired ratio and the side by side stay).
 //!
 //! ```sh
-//! TFTENSOR_BENCH_SHORT=1 TFTENSOR_BENCH_H5PY=python3 cargo bench --bench keras
+//! TFTENSOR_BENCH_SHORT=1 TFTENSOR_BENCH_H5PY=python3 cargo bench -p tftensor-benches --bench keras
 //! ```
 
 use std::io::Read;
@@ -124,7 +124,7 @@ fn side_by_side(path: &std::path::Path, python: &std::ffi::OsStr) {
     if common::mode() == common::Mode::Test {
         return;
     }
-    let peer = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/peers/h5py_read.py");
+    let peer = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/h5py_read.py");
     let mut child = Command::new(python)
         .arg(peer)
         .arg(path)

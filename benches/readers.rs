@@ -39,8 +39,8 @@
 //! peer of the same format, in wall and in CPU time.
 //!
 //! ```text
-//! cargo bench --bench readers                          # 256 MiB and 1 GiB, 7 rounds
-//! TFTENSOR_BENCH_SHORT=1 cargo bench --bench readers   # 8 MiB, 3 rounds, seconds
+//! cargo bench -p tftensor-benches --bench readers                          # 256 MiB and 1 GiB, 7 rounds
+//! TFTENSOR_BENCH_SHORT=1 cargo bench -p tftensor-benches --bench readers   # 8 MiB, 3 rounds, seconds
 //! ```
 //!
 //! `TFTENSOR_PEER_PYTHON` names the Python with the peers (default
@@ -68,7 +68,6 @@ use tftensor::checkpoint::{BundleReader, BundleWriter};
 use tftensor::npy::{NpzReader, NpzWriter};
 use tftensor::tfrecord::{Compression, read_tensors, write_tensors};
 
-#[cfg(feature = "tflite")]
 #[path = "common/tflite_model.rs"]
 mod tflite_model;
 
@@ -157,7 +156,7 @@ impl Peers {
             }
             .to_owned()
         });
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/bench_peers.py");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/bench_peers.py");
         let mut child = Command::new(&python)
             .arg(&script)
             .arg("serve")
@@ -595,7 +594,6 @@ fn rows_for(dir: &Path, size: usize, with_python: bool) -> Vec<Row> {
         local(limit_read(rec.clone())),
     );
 
-    #[cfg(feature = "tflite")]
     {
         // 16 float32 tensors inline (16-aligned Buffer.data), read through
         // io::open + read_all; the peers are TF's interpreter

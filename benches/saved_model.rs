@@ -31,7 +31,7 @@ use tftensor::saved_model::SavedModel;
 
 /// The module fixture with `n` Const nodes of 1 MiB added.
 pub fn big_saved_model(n: usize) -> Vec<u8> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/saved_model/module");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/saved_model/module");
     let bytes = std::fs::read(root.join("saved_model.pb")).unwrap();
     let mut sm = pb::SavedModel::decode(bytes.as_slice()).unwrap();
     let graph = sm.meta_graphs[0].graph_def.as_mut().unwrap();

@@ -83,7 +83,7 @@ pub fn bytes_label(n: usize) -> String {
     }
 }
 
-/// Whether a name passes the command line's filter (`cargo bench --bench
+/// Whether a name passes the command line's filter (`cargo bench -p tftensor-benches --bench
 /// views -- FILTER`): here `|`-separated substrings, a subset of the
 /// regex criterion applies to its own ids.
 fn selected(name: &str) -> bool {
@@ -182,7 +182,10 @@ pub fn paired<A: FnMut() -> RA, RA, B: FnMut() -> RB, RB>(
         ta * 1e9,
         tb * 1e9
     );
-    let dir = std::path::Path::new("target/criterion/paired");
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../target/criterion/paired"
+    ));
     let _ = std::fs::create_dir_all(dir);
     let file = dir.join(format!("{}.json", name.replace('/', "__")));
     let json = format!(

@@ -3,7 +3,7 @@
 reading every dataset (`ds[()]`), and Python's own read of the same bytes,
 page cache warm. Not run by CI; needs h5py (the TF venv has it):
 
-    TFTENSOR_BENCH_KEEP=1 TFTENSOR_BENCH_SHORT=1 cargo bench --bench keras   # prints the path
+    TFTENSOR_BENCH_KEEP=1 TFTENSOR_BENCH_SHORT=1 cargo bench -p tftensor-benches --bench keras   # prints the path
     python benches/peers/h5py_read.py PATH [--repeats N]
 
 Each figure is the median of N timed calls after two warm-up calls.

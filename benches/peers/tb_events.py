@@ -7,7 +7,7 @@ TFTENSOR_EVENTS_BENCH_DIR=DIR.
 
 Not run by CI. With the project's TF venv:
 
-    TFTENSOR_EVENTS_BENCH_DIR=target/evbench TFTENSOR_BENCH_SHORT=1 cargo bench --bench events
+    TFTENSOR_EVENTS_BENCH_DIR=target/evbench TFTENSOR_BENCH_SHORT=1 cargo bench -p tftensor-benches --bench events
     .venv-check-tf/bin/python benches/peers/tb_events.py target/evbench [--repeats 3]
 
 Each figure is one full Reload() of a fresh multiplexer; the best of

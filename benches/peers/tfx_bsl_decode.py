@@ -4,7 +4,7 @@ benches/arrow.rs writes (target/arrow-bench/{criteo,float180}.tfrecord,
 4096 records each): examples/s of DecodeBatch on one thread, the best and
 the median of --repeats timings of --runs calls each.
 
-    TFTENSOR_BENCH_SHORT=1 cargo bench --features arrow --bench arrow
+    TFTENSOR_BENCH_SHORT=1 cargo bench -p tftensor-benches --bench arrow
     $PYTHON benches/peers/tfx_bsl_decode.py   # a Python with tfx-bsl==1.21.0
 """
 
