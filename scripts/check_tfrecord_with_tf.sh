@@ -17,7 +17,7 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-TFTENSOR_TFRECORD_OUT="$out" cargo test -q --test integration -- --ignored tfrecord::write_files_for_tf >/dev/null
+TFTENSOR_TFRECORD_OUT="$out" cargo test -q --test formats -- --ignored tfrecord::write_files_for_tf >/dev/null
 echo "crate wrote: $(cd "$out" && ls | tr '\n' ' ')"
 
 TF_CPP_MIN_LOG_LEVEL=2 "$VENV/bin/python" - "$out" <<'PY'

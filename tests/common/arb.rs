@@ -6,7 +6,7 @@
 //! unset). CI uses the default; for a longer soak:
 //!
 //! ```text
-//! PROPTEST_CASES=20000 cargo test --release --test integration props
+//! PROPTEST_CASES=20000 cargo test --release --test tensor_type --test formats props
 //! ```
 //!
 //! Failures are not persisted to a regressions file; a failure found here

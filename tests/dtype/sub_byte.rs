@@ -94,7 +94,7 @@ fn float4_from_f32_matches_ml_dtypes_runs() {
 }
 
 /// The whole table, every f32 (about a minute in release):
-/// `cargo test --release --test integration -- --ignored dtype::`.
+/// `cargo test --release --test tensor_type -- --ignored dtype::`.
 #[test]
 #[ignore]
 fn float4_from_f32_matches_ml_dtypes_exhaustively() {

@@ -1,12 +1,10 @@
-//! The integration tests, as one binary: each file below is a module, so
-//! `cargo test` compiles and links the shared helpers and the library's
-//! generic code once, not once per file, and runs every test on all cores.
-//! Run one file's tests with `cargo test --test integration views::`.
-//!
-//! Tests that measure the whole process (its allocator, its memory, a
-//! process-wide counter) keep binaries of their own: `alloc_failure`,
-//! `memory`, `read_pool`, `dlpack_exports`, and the feature-gated
-//! `device`, `arrow`, `arrow_stream` and `remote`.
+//! The formats and the I/O layer: TensorProto (TF's conformance vectors,
+//! limits), DLPack, checkpoints, TFRecord, events, Keras, `.npy`,
+//! safetensors, SavedModel, TFLite, `io`, and the never-panics sweeps over
+//! all of them. One binary, each file a module; the tensor type is
+//! `tests/tensor_type.rs`, and tests that measure the whole process have
+//! binaries of their own. Run one file's tests with
+//! `cargo test --test formats robust::`.
 //!
 //! Allocation is measured with the tracking allocator installed as this
 //! binary's global allocator; tests read their own thread's count
@@ -26,8 +24,6 @@ mod checkpoint;
 mod conformance;
 #[cfg(feature = "dlpack")]
 mod dlpack;
-#[path = "dtype/main.rs"]
-mod dtype;
 mod events;
 #[cfg(all(
     feature = "checkpoint",
@@ -51,16 +47,7 @@ mod read_once;
 mod robust;
 mod safetensors;
 mod saved_model;
-mod shape;
-mod sharing;
-#[path = "summary/main.rs"]
-mod summary;
-#[path = "tensor/main.rs"]
-mod tensor;
 mod tflite;
 mod tfrecord;
 #[cfg(feature = "tfrecord")]
 mod tfrecord_index;
-mod threads;
-mod typed;
-mod views;
