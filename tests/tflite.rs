@@ -543,9 +543,9 @@ fn every_truncation_and_byte_flip_is_an_error_or_a_read() {
     // external.tflite needs its sibling file, which a blob in memory has not.
     for name in models().into_iter().filter(|n| n != "external.tflite") {
         let full = std::fs::read(dir("tflite").join(&name)).unwrap();
-        // Sampled: about 300 positions a file (every one under
+        // Sampled: about 150 positions a file (every one under
         // TFTENSOR_FULL_SWEEPS=1).
-        let stride = common::sweep_stride(1, (full.len() / 300).max(1));
+        let stride = common::sweep_stride(1, (full.len() / 150).max(1));
         assert!(read_all(full.clone()).is_ok(), "{name}");
         let used = used_len(&full) as usize;
         // read_all's span read is set against the reads one by one at

@@ -78,10 +78,10 @@ fn robust(what: &str, input: &[u8], f: fn(&[u8]) -> bool) -> bool {
 
 /// Offsets to cut at: every one near both ends, a stride in between.
 /// Every cut in the first and last 600 bytes and every 61st between; a
-/// plain `cargo test` takes every 12th of those (`TFTENSOR_FULL_SWEEPS=1`
+/// plain `cargo test` takes every 24th of those (`TFTENSOR_FULL_SWEEPS=1`
 /// takes them all).
 fn cuts(len: usize) -> impl Iterator<Item = usize> {
-    let sample = crate::common::sweep_stride(1, 12);
+    let sample = crate::common::sweep_stride(1, 24);
     (0..len)
         .filter(move |&i| i < 600 || i + 600 > len || i % 61 == 0)
         .step_by(sample)
@@ -105,8 +105,8 @@ fn sweep(what: &str, file: &Path, f: fn(&[u8]) -> bool) {
         "{what}: {errors} errors"
     );
     let mut state = 0x2545_f491_4f6c_dd1du64;
-    // 800 flips (66 in a plain `cargo test`).
-    for _ in 0..800 / crate::common::sweep_stride(1, 12) {
+    // 800 flips (33 in a plain `cargo test`).
+    for _ in 0..800 / crate::common::sweep_stride(1, 24) {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
@@ -161,11 +161,15 @@ fn open_from_file_agrees_with_from_bytes() {
             (a, b) => panic!("open {:?} vs from_bytes {:?}", a.err(), b.err()),
         }
     };
-    for cut in (0..bytes.len()).filter(|i| i % 37 == 0 || *i < 64) {
+    // Every 37th cut and 300 flips; a plain `cargo test` takes every 4th
+    // cut and 75 flips (`TFTENSOR_FULL_SWEEPS=1` takes them all).
+    let sample = crate::common::sweep_stride(1, 4);
+    let cuts = (0..bytes.len()).filter(|i| i % 37 == 0 || *i < 64);
+    for cut in cuts.step_by(sample) {
         check(&bytes[..cut]);
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..300 {
+    for _ in 0..300 / sample {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;

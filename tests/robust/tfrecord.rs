@@ -38,14 +38,14 @@ fn read_and_parse(bytes: &[u8], compression: Compression, kind: &str) {
 
 /// The positions to cut or change: every byte of a small file, 64 evenly
 /// spread ones of a larger file (16 under valgrind). A plain `cargo test`
-/// takes every 4th of those (`TFTENSOR_FULL_SWEEPS=1` takes them all).
+/// takes every 8th of those (`TFTENSOR_FULL_SWEEPS=1` takes them all).
 fn positions(len: usize) -> Vec<usize> {
     let most = if std::env::var_os("TFTENSOR_UNDER_VALGRIND").is_some() {
         16
     } else {
         64
     };
-    let sample = crate::common::sweep_stride(1, 4);
+    let sample = crate::common::sweep_stride(1, 8);
     if len <= 1024 {
         (0..len).step_by(sample).collect()
     } else {
@@ -95,7 +95,7 @@ fn truncated_and_corrupted_records_never_panic_or_overallocate() {
         10_000
     };
     assert!(
-        checked > floor / crate::common::sweep_stride(1, 4),
+        checked > floor / crate::common::sweep_stride(1, 8),
         "{checked}"
     );
 }
