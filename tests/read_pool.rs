@@ -21,7 +21,7 @@ const MIB: usize = 1 << 20;
 
 /// The size loaded and dropped: 1 GiB, or 256 MiB in a plain `cargo test`.
 fn size() -> usize {
-    GIB / common::sweep_stride(1, 4)
+    if common::full_sweeps() { GIB } else { GIB / 4 }
 }
 /// How far above its start the process may stay once the memory is back.
 const SLACK: usize = 64 * MIB;
